@@ -1,0 +1,104 @@
+import type { Item, ItemContent, Level } from './types';
+import { LEVELS } from './types';
+import { GENERATORS } from './generators/index';
+import { skillInfo } from './skills';
+import { checkAnswer } from './answer-check';
+import { revealsAnswer } from './answer-forms';
+import { Rng, hashString } from '../rng';
+import { SimError } from '../errors';
+
+export interface ItemBankSpec {
+  skills: readonly number[];
+  /** Practice items per skill and level. */
+  itemsPerLevel: number;
+  /** Held-out probe items per skill (levels cycle 1, 2, 3). */
+  probesPerSkill: number;
+}
+
+export interface ItemBank {
+  /** Hash of every item's content: two banks with the same hash are identical. */
+  hash: string;
+  items: readonly Item[];
+  probes: readonly Item[];
+  get(id: string): Item | undefined;
+  practice(skill: number, level: Level): readonly Item[];
+}
+
+const MAX_TRIES = 50;
+
+/** Reasons an item is unusable, empty when it is fine. The bank never ships an item with a reason. */
+export function itemProblems(c: ItemContent): string[] {
+  const out: string[] = [];
+  if (!c.stem.trim()) out.push('empty stem');
+  if (c.hints.length < 2) out.push('fewer than two hints');
+  if (c.steps.length < 1) out.push('no worked steps');
+  if (c.misconceptions.length < 1) out.push('no misconception answers');
+  if (c.answerForms.numeric.length + c.answerForms.phrases.length < 1) out.push('no declared answer forms');
+  try {
+    if (!checkAnswer(c, c.answer)) out.push(`the checker rejects the answer "${c.answer}"`);
+    for (const a of c.accepted) if (!checkAnswer(c, a)) out.push(`the checker rejects accepted form "${a}"`);
+    for (const m of c.misconceptions) if (checkAnswer(c, m.answer)) out.push(`misconception answer "${m.answer}" is accepted as correct`);
+  } catch (e) {
+    out.push(e instanceof Error ? e.message : String(e));
+  }
+  c.hints.forEach((h, i) => {
+    if (revealsAnswer(h, c.answerForms)) out.push(`hint ${i + 1} reveals the answer`);
+  });
+  if (revealsAnswer(c.stem, c.answerForms)) out.push('the stem contains the answer');
+  return out;
+}
+
+function generateValid(skill: number, level: Level, rng: Rng, seen: Set<string>): ItemContent {
+  const gen = GENERATORS.get(skill);
+  if (!gen) throw new SimError('ITEM_BANK', `no item generator for skill ${skill} (${skillInfo(skill)?.name ?? 'unknown skill'})`);
+  let last: string[] = [];
+  for (let t = 0; t < MAX_TRIES; t++) {
+    const c = gen.generate(rng, level);
+    last = itemProblems(c);
+    if (seen.has(c.stem)) last = [...last, 'duplicate stem'];
+    if (last.length === 0) {
+      seen.add(c.stem);
+      return c;
+    }
+  }
+  throw new SimError('ITEM_BANK', `skill ${skill} level ${level}: no valid item in ${MAX_TRIES} tries (last problems: ${last.join('; ')})`);
+}
+
+/** Builds the practice bank and the held-out probe set for a course, deterministically from the rng. */
+export function buildItemBank(spec: ItemBankSpec, rng: Rng): ItemBank {
+  const items: Item[] = [];
+  const probes: Item[] = [];
+  const bySkillLevel = new Map<string, Item[]>();
+  for (const skill of spec.skills) {
+    const info = skillInfo(skill);
+    if (!info) throw new SimError('UNKNOWN_SKILL', `unknown skill id ${skill}`);
+    const seen = new Set<string>();
+    for (const level of LEVELS) {
+      const refs = info.levels[level - 1]?.questions ?? [];
+      const r = rng.fork(`items:${skill}:${level}`);
+      const list: Item[] = [];
+      for (let i = 0; i < spec.itemsPerLevel; i++) {
+        const c = generateValid(skill, level, r, seen);
+        list.push({ ...c, id: `s${skill}-L${level}-${String(i + 1).padStart(2, '0')}`, skillId: skill, level, questionRef: refs.length ? refs[i % refs.length]! : 0 });
+      }
+      bySkillLevel.set(`${skill}:${level}`, list);
+      items.push(...list);
+    }
+    const pr = rng.fork(`probes:${skill}`);
+    for (let i = 0; i < spec.probesPerSkill; i++) {
+      const level = LEVELS[i % 3]!;
+      const refs = info.levels[level - 1]?.questions ?? [];
+      const c = generateValid(skill, level, pr, seen);
+      probes.push({ ...c, id: `p${skill}-${String(i + 1).padStart(2, '0')}`, skillId: skill, level, questionRef: refs.length ? refs[(refs.length - 1 - i) % refs.length]! : 0 });
+    }
+  }
+  const byId = new Map([...items, ...probes].map((it) => [it.id, it]));
+  const hash = hashString(JSON.stringify([items, probes])).toString(16).padStart(8, '0');
+  return {
+    hash,
+    items,
+    probes,
+    get: (id) => byId.get(id),
+    practice: (skill, level) => bySkillLevel.get(`${skill}:${level}`) ?? [],
+  };
+}

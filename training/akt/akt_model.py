@@ -1,0 +1,230 @@
+"""AKT-Rasch (Ghosh, Heffernan & Lan, KDD 2020), written from the specification in
+/work/shared/reference/PRIOR-WORK.md section 1.2, with three entry points:
+
+* ``forward``  -- all positions: logit of P(correct on row t | rows < t)         [B, L]
+* ``encode``   -- history rows only: the per-layer tensors that a new last row needs
+* ``readout``  -- C candidate next items per history, computing only the last row
+
+Conventions
+-----------
+* skill ids 1..n_skills, question ids 1..n_questions, 0 = padding.
+* question id 0 has a difficulty u_0 that is fixed at 0 (``padding_idx=0``), so a candidate
+  with question id 0 is "an item of average difficulty for its skill".
+* responses are 0/1 and index a 2-row embedding directly (no arithmetic on ids anywhere).
+* masks come from ``torch.arange`` comparisons in float32, so an exported ONNX graph follows
+  the dynamic length; the mask fill is a finite -1e9 and attention rows are multiplied by the
+  mask after the softmax, so a fully masked row (the first row of the retriever) is exactly 0,
+  which is what AKT's ``zero_pad`` does, and no NaN can appear.
+"""
+from __future__ import annotations
+
+import math
+from typing import Tuple
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+NEG_FILL = -1e9
+
+
+def monotonic_probs(scores: torch.Tensor, allowed: torch.Tensor, pos_eff: torch.Tensor,
+                    gammas: torch.Tensor) -> torch.Tensor:
+    """AKT's monotonic attention weights.
+
+    scores  [B, H, Lq, Lk]  raw q.k / sqrt(d_k)
+    allowed bool, broadcastable to scores; True where the key may be attended
+    pos_eff float, broadcastable to scores; |position(query) - position(key)|
+    gammas  [H, 1, 1]       decay parameters (theta = -softplus(gamma))
+    """
+    allowed_f = allowed.to(scores.dtype)
+    with torch.no_grad():
+        s0 = scores.masked_fill(~allowed, NEG_FILL)
+        p = torch.softmax(s0, dim=-1) * allowed_f
+        distcum = torch.cumsum(p, dim=-1)
+        disttotal = torch.sum(p, dim=-1, keepdim=True)
+        dist = torch.sqrt(torch.clamp((disttotal - distcum) * pos_eff, min=0.0))
+    theta = -F.softplus(gammas).unsqueeze(0)  # [1, H, 1, 1]
+    total_effect = torch.clamp(torch.exp(dist.detach() * theta), min=1e-5, max=1e5)
+    s = (scores * total_effect).masked_fill(~allowed, NEG_FILL)
+    return torch.softmax(s, dim=-1) * allowed_f
+
+
+class MonotonicMHA(nn.Module):
+    """Multi-head attention with kq_same=1 (queries and keys share k_linear)."""
+
+    def __init__(self, d_model: int, n_heads: int, dropout: float):
+        super().__init__()
+        assert d_model % n_heads == 0
+        self.d_model, self.h, self.d_k = d_model, n_heads, d_model // n_heads
+        self.k_linear = nn.Linear(d_model, d_model)
+        self.v_linear = nn.Linear(d_model, d_model)
+        self.out_proj = nn.Linear(d_model, d_model)
+        self.dropout = nn.Dropout(dropout)
+        self.gammas = nn.Parameter(torch.zeros(n_heads, 1, 1))
+        nn.init.xavier_uniform_(self.gammas)
+        nn.init.xavier_uniform_(self.k_linear.weight)
+        nn.init.xavier_uniform_(self.v_linear.weight)
+        nn.init.zeros_(self.k_linear.bias)
+        nn.init.zeros_(self.v_linear.bias)
+        nn.init.zeros_(self.out_proj.bias)
+
+    def split(self, t: torch.Tensor) -> torch.Tensor:  # [B, L, d] -> [B, H, L, d_k]
+        return t.reshape(t.size(0), t.size(1), self.h, self.d_k).transpose(1, 2)
+
+    def merge(self, t: torch.Tensor) -> torch.Tensor:  # [B, H, L, d_k] -> [B, L, d]
+        return t.transpose(1, 2).reshape(t.size(0), t.size(2), self.d_model)
+
+    def forward(self, query, key, values, allowed, pos_eff):
+        q = self.split(self.k_linear(query))
+        k = self.split(self.k_linear(key))
+        v = self.split(self.v_linear(values))
+        scores = torch.matmul(q, k.transpose(-2, -1)) / math.sqrt(self.d_k)
+        attn = self.dropout(monotonic_probs(scores, allowed, pos_eff, self.gammas))
+        return self.out_proj(self.merge(torch.matmul(attn, v)))
+
+
+class Layer(nn.Module):
+    """Attention -> residual -> dropout -> LayerNorm [-> FFN -> residual -> LayerNorm]."""
+
+    def __init__(self, d_model: int, n_heads: int, d_ff: int, dropout: float, ffn: bool):
+        super().__init__()
+        self.attn = MonotonicMHA(d_model, n_heads, dropout)
+        self.ln1 = nn.LayerNorm(d_model)
+        self.drop1 = nn.Dropout(dropout)
+        self.ffn = ffn
+        if ffn:
+            self.lin1 = nn.Linear(d_model, d_ff)
+            self.lin2 = nn.Linear(d_ff, d_model)
+            self.drop_ff = nn.Dropout(dropout)
+            self.drop2 = nn.Dropout(dropout)
+            self.ln2 = nn.LayerNorm(d_model)
+
+    def post(self, query: torch.Tensor, attn_out: torch.Tensor) -> torch.Tensor:
+        x = self.ln1(query + self.drop1(attn_out))
+        if self.ffn:
+            x = self.ln2(x + self.drop2(self.lin2(self.drop_ff(torch.relu(self.lin1(x))))))
+        return x
+
+    def forward(self, query, key, values, allowed, pos_eff):
+        return self.post(query, self.attn(query, key, values, allowed, pos_eff))
+
+
+class AKT(nn.Module):
+    def __init__(self, n_skills: int, n_questions: int, d_model: int = 256, n_blocks: int = 1,
+                 n_heads: int = 8, d_ff: int = 1024, dropout: float = 0.05, final_fc: int = 512,
+                 final_fc2: int = 256, l2: float = 1e-5):
+        super().__init__()
+        self.n_skills, self.n_questions = n_skills, n_questions
+        self.d_model, self.n_blocks, self.n_heads = d_model, n_blocks, n_heads
+        self.l2 = l2
+        d = d_model
+        self.q_embed = nn.Embedding(n_skills + 1, d)  # c_c
+        self.qa_embed = nn.Embedding(2, d)  # g_r
+        self.difficult_param = nn.Embedding(n_questions + 1, 1, padding_idx=0)  # u_q
+        self.q_embed_diff = nn.Embedding(n_skills + 1, d)  # d_c
+        self.qa_embed_diff = nn.Embedding(2, d)  # h_r
+        nn.init.zeros_(self.difficult_param.weight)
+        self.knowledge_encoder = nn.ModuleList([Layer(d, n_heads, d_ff, dropout, True) for _ in range(n_blocks)])
+        self.question_layers = nn.ModuleList([Layer(d, n_heads, d_ff, dropout, False) for _ in range(n_blocks)])
+        self.retriever_layers = nn.ModuleList([Layer(d, n_heads, d_ff, dropout, True) for _ in range(n_blocks)])
+        self.out = nn.Sequential(
+            nn.Linear(2 * d, final_fc), nn.ReLU(), nn.Dropout(dropout),
+            nn.Linear(final_fc, final_fc2), nn.ReLU(), nn.Dropout(dropout),
+            nn.Linear(final_fc2, 1))
+
+    # ----------------------------------------------------------------- embeddings
+    def question_embedding(self, skills, questions):
+        u = self.difficult_param(questions)  # [.., 1]
+        x = self.q_embed(skills) + u * self.q_embed_diff(skills)
+        return x, u
+
+    def embed(self, skills, questions, responses):
+        x, u = self.question_embedding(skills, questions)
+        y = self.q_embed(skills) + self.qa_embed(responses) + u * (self.qa_embed_diff(responses) + self.q_embed_diff(skills))
+        return x, y, u
+
+    @staticmethod
+    def _masks(L_like: torch.Tensor):
+        pos = torch.arange(L_like.size(1), dtype=torch.float32, device=L_like.device)
+        row, col = pos.unsqueeze(1), pos.unsqueeze(0)  # query i, key j
+        incl = col <= row
+        strict = col < row
+        pos_eff = torch.abs(row - col)
+        return incl, strict, pos_eff
+
+    def _history(self, skills, questions, responses, keep_cache: bool = False):
+        x, y, u = self.embed(skills, questions, responses)
+        xq = x
+        incl, strict, pos_eff = self._masks(skills)
+        for layer in self.knowledge_encoder:
+            y = layer(y, y, y, incl, pos_eff)
+        cache = []
+        for qa, ret in zip(self.question_layers, self.retriever_layers):
+            if keep_cache:
+                cache += [qa.attn.k_linear(x), qa.attn.v_linear(x)]
+            x = qa(x, x, x, incl, pos_eff)
+            if keep_cache:
+                cache += [ret.attn.k_linear(x), ret.attn.v_linear(y)]
+            x = ret(x, x, y, strict, pos_eff)
+        return x, xq, u, cache
+
+    # ----------------------------------------------------------------- entry points
+    def forward(self, skills, questions, responses) -> Tuple[torch.Tensor, torch.Tensor]:
+        """Returns (logits [B, L], u [B, L, 1])."""
+        x, xq, u, _ = self._history(skills, questions, responses)
+        logits = self.out(torch.cat([x, xq], dim=-1)).squeeze(-1)
+        return logits, u
+
+    def encode(self, skills, questions, responses) -> torch.Tensor:
+        """History -> cache [B, 4*n_blocks, L, d_model].  For block k the four slices are
+        4k+0: question-layer keys k_linear(x_k), 4k+1: question-layer values v_linear(x_k),
+        4k+2: retriever keys k_linear(x_k'), 4k+3: retriever values v_linear(y)
+        where x_k is the input of block k's question layer and x_k' its output."""
+        _, _, _, cache = self._history(skills, questions, responses, keep_cache=True)
+        return torch.stack(cache, dim=1)
+
+    def readout(self, cache, hist_len, cand_skills, cand_questions) -> torch.Tensor:
+        """cache [B, 4N, L, d]; hist_len [B] (valid history rows, right padding after them);
+        cand_skills / cand_questions [B, C].  Returns logits [B, C] for each candidate as the
+        next row (position hist_len) after the history."""
+        xc, _ = self.question_embedding(cand_skills, cand_questions)  # [B, C, d]
+        xq = xc
+        L = cache.size(2)
+        n = hist_len.to(torch.float32).unsqueeze(1)  # [B, 1]
+        pos = torch.arange(L, dtype=torch.float32, device=cache.device).unsqueeze(0)  # [1, L]
+        valid = (pos < n).unsqueeze(1).unsqueeze(1)  # [B, 1, 1, L]
+        pe_hist = torch.abs(n - pos).unsqueeze(1).unsqueeze(1)  # [B, 1, 1, L]
+        ones = torch.ones_like(xc[:, :, :1]).unsqueeze(1) > 0  # [B, 1, C, 1] all True
+        allowed_self = torch.cat([valid.expand(-1, -1, xc.size(1), -1), ones], dim=-1)
+        pe_self = torch.cat([pe_hist.expand(-1, -1, xc.size(1), -1), torch.zeros_like(ones, dtype=torch.float32)], dim=-1)
+        for k, (qa, ret) in enumerate(zip(self.question_layers, self.retriever_layers)):
+            a = qa.attn
+            KA, VA = a.split(cache[:, 4 * k]), a.split(cache[:, 4 * k + 1])
+            qc = a.split(a.k_linear(xc))  # [B, H, C, dk]
+            vc = a.split(a.v_linear(xc))
+            s_hist = torch.matmul(qc, KA.transpose(-2, -1))
+            s_self = torch.sum(qc * qc, dim=-1, keepdim=True)
+            scores = torch.cat([s_hist, s_self], dim=-1) / math.sqrt(a.d_k)
+            p = a.dropout(monotonic_probs(scores, allowed_self, pe_self, a.gammas))
+            o = torch.matmul(p[..., :L], VA) + p[..., L:] * vc
+            xc = qa.post(xc, a.out_proj(a.merge(o)))
+            r = ret.attn
+            KR, VR = r.split(cache[:, 4 * k + 2]), r.split(cache[:, 4 * k + 3])
+            qr = r.split(r.k_linear(xc))
+            scores = torch.matmul(qr, KR.transpose(-2, -1)) / math.sqrt(r.d_k)
+            p = r.dropout(monotonic_probs(scores, valid, pe_hist, r.gammas))
+            xc = ret.post(xc, r.out_proj(r.merge(torch.matmul(p, VR))))
+        return self.out(torch.cat([xc, xq], dim=-1)).squeeze(-1)
+
+    def loss(self, skills, questions, responses, mask):
+        """AKT's training objective: summed BCE over real rows + l2 * sum(u_q^2) over rows."""
+        logits, u = self(skills, questions, responses)
+        bce = F.binary_cross_entropy_with_logits(logits, responses.to(logits.dtype), reduction="none")
+        return (bce * mask).sum() + self.l2 * (u ** 2).sum(), logits
+
+    def config(self) -> dict:
+        return {"n_skills": self.n_skills, "n_questions": self.n_questions, "d_model": self.d_model,
+                "n_blocks": self.n_blocks, "n_heads": self.n_heads,
+                "d_ff": self.knowledge_encoder[0].lin1.out_features,
+                "final_fc": self.out[0].out_features, "final_fc2": self.out[3].out_features, "l2": self.l2}
