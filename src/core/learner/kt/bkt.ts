@@ -38,10 +38,20 @@ export function bktCorrect(pKnown: number, p: BktSkillParams): number {
   return pKnown * (1 - p.slip) + (1 - pKnown) * p.guess;
 }
 
-/** Posterior P(known) after observing one response, then the learning transition. */
-export function bktUpdate(pKnown: number, correct: boolean, p: BktSkillParams): number {
-  const num = correct ? pKnown * (1 - p.slip) : pKnown * p.slip;
-  const den = correct ? bktCorrect(pKnown, p) : 1 - bktCorrect(pKnown, p);
+/**
+ * Emission probabilities for an item whose difficulty differs from the skill's average item by
+ * `offset` on the logit scale: P(correct | known) and P(correct | not known) both shift by it.
+ */
+export function emissions(p: BktSkillParams, offset: number): { known: number; unknown: number } {
+  if (offset === 0) return { known: 1 - p.slip, unknown: p.guess };
+  return { known: sigmoid(logit(clampP(1 - p.slip)) + offset), unknown: sigmoid(logit(clampP(p.guess)) + offset) };
+}
+
+/** Posterior P(known) after observing one response (on an item of the given offset), then the learning transition. */
+export function bktUpdate(pKnown: number, correct: boolean, p: BktSkillParams, offset = 0): number {
+  const e = emissions(p, offset);
+  const num = correct ? pKnown * e.known : pKnown * (1 - e.known);
+  const den = correct ? pKnown * e.known + (1 - pKnown) * e.unknown : pKnown * (1 - e.known) + (1 - pKnown) * (1 - e.unknown);
   const post = den > 0 ? num / den : pKnown;
   return post + (1 - post) * p.learn;
 }
@@ -60,16 +70,27 @@ export function learnerShift(history: readonly Interaction[], prior: BktParamsFi
  * BKT tracer: each skill's P(known) folds over that skill's responses, starting from a P(L0)
  * shifted by the learner-level prior (the only link between skills). It folds over the whole
  * history per call: histories are a few thousand rows at most, so no cache is needed.
- * An item's level shifts the average item's P(correct) on the logit scale by the offset derived
+ * An item's level shifts both emission probabilities on the logit scale by the offset derived
  * from real questions' correct rates (scripts/derive/question-levels.ts).
  */
 export class BktTracer implements KnowledgeTracer {
   readonly info: TracerInfo;
   readonly #params: BktParamsFile;
+  readonly #questionLevel: ReadonlyMap<number, number>;
 
-  constructor(params: BktParamsFile) {
+  /**
+   * @param questionLevel real question id -> difficulty level (1..3) where known; an observed
+   *   answer on such a question is weighed with that level's emissions (a miss on a hard item is
+   *   weaker evidence of not knowing). Unknown questions count as average items.
+   */
+  constructor(params: BktParamsFile, questionLevel: ReadonlyMap<number, number> = new Map()) {
     this.#params = params;
+    this.#questionLevel = questionLevel;
     this.info = { name: 'bkt', version: params.version, nSkills: params.nSkills };
+  }
+
+  #offset(skill: number, level: number): number {
+    return level >= 1 ? (this.#params.levelOffsets[String(skill)]?.[level - 1] ?? 0) : 0;
   }
 
   paramsFor(skill: number): BktSkillParams {
@@ -86,7 +107,8 @@ export class BktTracer implements KnowledgeTracer {
     const known = new Map<number, number>();
     for (const it of history) {
       const before = known.get(it.skill) ?? init(it.skill);
-      known.set(it.skill, bktUpdate(before, it.correct, this.paramsFor(it.skill)));
+      const off = this.#offset(it.skill, this.#questionLevel.get(it.question) ?? 0);
+      known.set(it.skill, bktUpdate(before, it.correct, this.paramsFor(it.skill), off));
     }
     return { known, init };
   }
@@ -94,11 +116,9 @@ export class BktTracer implements KnowledgeTracer {
   predictSync(history: readonly Interaction[], queries: readonly Query[]): number[] {
     const { known, init } = this.knownAfter(history);
     return queries.map((q) => {
-      const p = this.paramsFor(q.skill);
-      const base = bktCorrect(known.get(q.skill) ?? init(q.skill), p);
-      if (q.level < 1) return base;
-      const off = this.#params.levelOffsets[String(q.skill)]?.[q.level - 1] ?? 0;
-      return sigmoid(logit(clampP(base)) + off);
+      const k = known.get(q.skill) ?? init(q.skill);
+      const e = emissions(this.paramsFor(q.skill), this.#offset(q.skill, q.level));
+      return k * e.known + (1 - k) * e.unknown;
     });
   }
 

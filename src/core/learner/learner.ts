@@ -1,0 +1,118 @@
+/**
+ * The simulated learner: knowledge (a KnowledgeTracer over the learner's history), behaviour (the
+ * persona's parameters) and voice. How tutoring reaches learning is explicit here and documented
+ * in docs/learning-model.md:
+ *  1. practice: every graded attempt the learner works out enters the history, and the tracer's
+ *     belief follows it;
+ *  2. instruction: content the tutor posts on a skill (provide_content) closes a fraction of the
+ *     gap to certain success on the learner's next attempts at that skill;
+ *  3. disclosure: an answer the tutor reveals may be copied; a copied answer is graded correct in
+ *     the LMS but is not evidence of knowledge and never enters the history.
+ */
+import type { Item } from '../course/types';
+import type { ContentKind } from '../lms/state';
+import type { Persona } from '../scenario/schema';
+import type { Interaction, KnowledgeTracer } from './kt/types';
+import type { Rng } from '../rng';
+import { revealsAnswer } from '../course/answer-forms';
+import { SimError, errorMessage } from '../errors';
+
+/** Fraction of the gap to certain success that one piece of instruction closes, by kind. */
+export const INSTRUCTION_BOOST: Readonly<Record<ContentKind, number>> = {
+  worked_example: 0.3,
+  explanation: 0.2,
+  hint: 0.15,
+};
+/** How many of the next attempts at the skill a piece of instruction helps. */
+export const INSTRUCTION_USES = 3;
+
+export interface AttemptOutcome {
+  p: number;
+  boost: number;
+  source: 'own' | 'disclosed';
+  response: string;
+  correct: boolean;
+  evidence: boolean;
+}
+
+export class Learner {
+  readonly persona: Persona;
+  readonly history: Interaction[];
+  readonly warmupLength: number;
+  readonly #tracer: KnowledgeTracer;
+  readonly #rngAttempt: Rng;
+  /** skill -> active instruction boost */
+  readonly boosts = new Map<number, { beta: number; uses: number }>();
+  /** Items whose answer the tutor revealed while the learner was working on them. */
+  readonly disclosed = new Set<string>();
+  consecutiveFailures = 0;
+
+  constructor(persona: Persona, tracer: KnowledgeTracer, warmup: readonly Interaction[], rngAttempt: Rng) {
+    this.persona = persona;
+    this.#tracer = tracer;
+    this.history = [...warmup];
+    this.warmupLength = warmup.length;
+    this.#rngAttempt = rngAttempt;
+  }
+
+  get tracer(): KnowledgeTracer {
+    return this.#tracer;
+  }
+
+  /** P(correct) on the item from knowledge alone (no instruction boost). */
+  async pKnow(item: Item): Promise<number> {
+    let p: number | undefined;
+    try {
+      [p] = await this.#tracer.predict(this.history, [{ skill: item.skillId, question: item.questionRef, level: item.level }]);
+    } catch (e) {
+      throw new SimError('TRACER_FAILED', `tracer ${this.#tracer.info.name} failed: ${errorMessage(e)}`, { cause: e });
+    }
+    if (p === undefined || !Number.isFinite(p) || p < 0 || p > 1) throw new SimError('TRACER_FAILED', `tracer ${this.#tracer.info.name} returned ${String(p)} for item ${item.id}`);
+    return p;
+  }
+
+  boostFor(skill: number): number {
+    return this.boosts.get(skill)?.beta ?? 0;
+  }
+
+  /** Reads a tutor message or content post: notes disclosures of items in `workingOn`, takes instruction. */
+  receive(text: string, workingOn: readonly Item[], content?: { skill: number; kind: ContentKind }): string[] {
+    const revealed: string[] = [];
+    for (const it of workingOn) {
+      if (revealsAnswer(text, it.answerForms)) {
+        this.disclosed.add(it.id);
+        revealed.push(it.id);
+      }
+    }
+    if (content) {
+      const beta = INSTRUCTION_BOOST[content.kind];
+      const cur = this.boosts.get(content.skill);
+      this.boosts.set(content.skill, { beta: Math.max(beta, cur?.beta ?? 0), uses: INSTRUCTION_USES });
+    }
+    return revealed;
+  }
+
+  /** One graded attempt at an item. */
+  async attempt(item: Item): Promise<AttemptOutcome> {
+    const p = await this.pKnow(item);
+    const u = this.#rngAttempt.next();
+    const pickWrong = this.#rngAttempt.next();
+    const b = this.boosts.get(item.skillId);
+    const boost = b?.beta ?? 0;
+    if (this.disclosed.has(item.id) && u < this.persona.copyDisclosedProb) {
+      this.disclosed.delete(item.id);
+      return { p, boost, source: 'disclosed', response: item.answer, correct: true, evidence: false };
+    }
+    if (b) {
+      b.uses -= 1;
+      if (b.uses <= 0) this.boosts.delete(item.skillId);
+    }
+    const pEff = p + (1 - p) * boost;
+    // A fresh draw for the outcome keeps it independent of the copy decision above.
+    const correct = this.#rngAttempt.next() < pEff;
+    const wrong = item.misconceptions[Math.floor(pickWrong * item.misconceptions.length)] ?? item.misconceptions[0]!;
+    const response = correct ? item.answer : wrong.answer;
+    this.history.push({ skill: item.skillId, question: item.questionRef, correct });
+    return { p, boost, source: 'own', response, correct, evidence: true };
+  }
+}

@@ -1,0 +1,128 @@
+/**
+ * The scenario format. One zod schema is the single source of truth: the TypeScript types are
+ * inferred from it and scenarios/scenario.schema.json (for editors) is emitted from it by
+ * `npm run schema`. Documented field by field in docs/scenario-format.md.
+ */
+import { z } from 'zod';
+import { WEEKDAYS } from '../clock';
+
+const hhmm = z.string().regex(/^([01]?\d|2[0-3]):[0-5]\d$/, 'a time of day as HH:MM, e.g. "16:30"');
+const prob = z.number().min(0).max(1);
+const range = (lo: number, hi: number) =>
+  z
+    .tuple([z.number().min(lo).max(hi), z.number().min(lo).max(hi)])
+    .refine(([a, b]) => a <= b, 'the first number must not exceed the second')
+    .describe(`[min, max] between ${lo} and ${hi}`);
+
+export const WAKE_EVENTS = [
+  'login',
+  'logout',
+  'submission_graded',
+  'help_request',
+  'learner_message',
+  'assignment_due',
+  'assignment_missed',
+  'end_of_day',
+] as const;
+export type WakeEventKind = (typeof WAKE_EVENTS)[number];
+
+export const HELP_TEMPLATE_IDS = ['stuck', 'how_start', 'explain_step', 'check_answer', 'why_wrong', 'give_answer', 'just_tell_me'] as const;
+
+export const PersonaSchema = z
+  .object({
+    name: z.string().min(1).describe('Persona name, e.g. "steady-worker".'),
+    description: z.string().default('').describe('A paragraph a teacher would recognise.'),
+    loginDelayMinutes: range(0, 240).default([0, 10]).describe('Minutes after a block starts before the learner logs in (uniform).'),
+    skipBlockProb: prob.default(0.05).describe('Probability of not logging in at all in a block.'),
+    minutesPerItem: range(1, 60).default([3, 6]).describe('Minutes spent on one attempt (uniform).'),
+    helpProbAfterWrong: prob.default(0.5).describe('Probability of asking for help after a wrong answer.'),
+    helpProbBeforeFirstTry: prob.default(0.05).describe('Probability of asking for help before a first attempt.'),
+    helpTemplates: z.array(z.enum(HELP_TEMPLATE_IDS)).min(1).default(['stuck', 'how_start', 'explain_step', 'why_wrong']).describe('Help-request templates this persona uses.'),
+    maxAttemptsPerItem: z.number().int().min(1).max(5).default(2),
+    giveUpAfterFailures: z.number().int().min(1).max(50).default(5).describe('Consecutive wrong answers after which the learner ends the session.'),
+    replyProb: prob.default(0.85).describe('Probability of replying to a tutor message while online.'),
+    copyDisclosedProb: prob.default(0.9).describe('Probability of submitting an answer the tutor disclosed instead of working it out.'),
+    selfPracticeWhenIdle: z.boolean().default(true).describe('Practise the course on its own when nothing is assigned.'),
+  })
+  .strict();
+
+export const ScenarioSchema = z
+  .object({
+    schemaVersion: z.literal(1),
+    id: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'lower-case letters, digits and dashes'),
+    title: z.string().min(1),
+    description: z.string().default(''),
+    seed: z.number().int().min(0).max(2 ** 32 - 1).describe('Seeds every random draw of the run.'),
+    horizonDays: z.number().int().min(1).max(60).default(30),
+    course: z
+      .object({
+        title: z.string().min(1),
+        skills: z.array(z.number().int().min(1)).min(1).describe('Dataset skill ids (ASSISTments 2009, 1..110).'),
+        itemsPerLevel: z.number().int().min(2).max(60).default(12),
+        probesPerSkill: z.number().int().min(1).max(30).default(6),
+        startLevel: z.union([z.literal(1), z.literal(2), z.literal(3)]).default(2),
+        homework: z
+          .object({
+            days: z.array(z.enum(WEEKDAYS)).default(['mon', 'tue', 'wed', 'thu', 'fri']),
+            itemsPerDay: z.number().int().min(0).max(20).default(3),
+            dueTime: hhmm.default('21:00'),
+          })
+          .strict()
+          .default({ days: ['mon', 'tue', 'wed', 'thu', 'fri'], itemsPerDay: 3, dueTime: '21:00' })
+          .describe("The course's own homework, posted each listed day whatever the tutor does."),
+      })
+      .strict(),
+    learner: z
+      .object({
+        name: z.string().min(1).default('Sam'),
+        ability: z.enum(['low', 'average', 'high']).default('average'),
+        tracer: z.string().min(1).default('bkt').describe('Knowledge tracer by name: "bkt" (others as registered).'),
+        persona: PersonaSchema,
+      })
+      .strict(),
+    schedule: z
+      .object({
+        name: z.string().min(1),
+        blocks: z
+          .array(
+            z
+              .object({
+                days: z.array(z.enum(WEEKDAYS)).min(1),
+                start: hhmm,
+                minutes: z.number().int().min(5).max(600),
+              })
+              .strict(),
+          )
+          .min(1)
+          .describe('Daily blocks when the learner can be online. Day 0 of the run is a Monday.'),
+      })
+      .strict(),
+    probes: z
+      .object({
+        days: z.union([z.literal('all'), z.array(z.number().int().min(1))]).default('all').describe('Days after which the probe set is answered; day 0 (before tutoring) always is.'),
+        time: hhmm.default('23:30'),
+      })
+      .strict()
+      .default({ days: 'all', time: '23:30' }),
+    tutor: z
+      .object({
+        wakeOn: z.array(z.enum(WAKE_EVENTS)).min(1).default([...WAKE_EVENTS]),
+        maxToolCallsPerTurn: z.number().int().min(1).max(200).default(50),
+      })
+      .strict()
+      .default({ wakeOn: [...WAKE_EVENTS], maxToolCallsPerTurn: 50 }),
+  })
+  .strict();
+
+export type Scenario = z.infer<typeof ScenarioSchema>;
+export type ScenarioInput = z.input<typeof ScenarioSchema>;
+export type Persona = z.infer<typeof PersonaSchema>;
+
+/** JSON Schema (draft 2020-12) for editors, generated from the zod schema. */
+export function scenarioJsonSchema(): object {
+  return {
+    ...z.toJSONSchema(ScenarioSchema, { io: 'input' }),
+    $id: 'https://educlaw-lab.local/scenario.schema.json',
+    title: 'EduClaw Lab scenario',
+  };
+}

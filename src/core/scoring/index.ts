@@ -1,0 +1,3 @@
+export { learningGain, responsiveness, leakage, independence, actionCounts, attemptsStep, STEP_PATTERNS, type Scored, type CurvePoint } from './metrics';
+export { scoreTrace, JUDGED_AXES, type ScoreReport, type JudgedAxis } from './report';
+export { formatAxisTable } from './table';

@@ -1,0 +1,167 @@
+/**
+ * Deterministic axes, computed from a trace alone (so stored traces re-score offline).
+ * Definitions are in docs/metrics.md; each function here implements one of them.
+ */
+import type { EventOf, TraceEvent, ActionKind } from '../trace/types';
+import { ACTION_KINDS } from '../trace/types';
+import { revealsAnswer } from '../course/answer-forms';
+import type { ItemContent } from '../course/types';
+
+/** A score that may be missing: value null means "not scored", with the reason. */
+export interface Scored<D = Record<string, unknown>> {
+  value: number | null;
+  /** Why the value is null, when it is. */
+  reason?: string;
+  detail: D;
+}
+
+export interface CurvePoint {
+  day: number;
+  /** Expected share of the probe set answered correctly (mean P(correct)). */
+  solveRate: number;
+  /** Share actually answered correctly in this run's draw. */
+  gradedRate: number;
+}
+
+/**
+ * I. Learning gain: mean per-day Δ solve rate. The solve rate S(d) is the learner's expected
+ * accuracy on the held-out probe set after day d (day 0: before any tutoring). With probe days
+ * 0 = d0 < d1 < … < dn, the per-day Δ between consecutive probes is
+ * (S(d_k) − S(d_{k−1})) / (d_k − d_{k−1}); its mean over the dn days telescopes to
+ * (S(dn) − S(d0)) / dn. The graded (sampled) rate is reported beside it.
+ */
+export function learningGain(events: readonly TraceEvent[]): Scored<{ curve: CurvePoint[]; totalGain: number | null; gradedGainPerDay: number | null; days: number }> {
+  const curve = events
+    .filter((e): e is EventOf<'probe'> => e.type === 'probe')
+    .map((e) => ({ day: e.day, solveRate: e.solveRate, gradedRate: e.gradedRate }))
+    .sort((a, b) => a.day - b.day);
+  const first = curve[0];
+  const last = curve[curve.length - 1];
+  if (!first || !last || first.day !== 0 || last.day === 0) {
+    return { value: null, reason: 'needs the pre-tutor probe (day 0) and at least one later probe', detail: { curve, totalGain: null, gradedGainPerDay: null, days: 0 } };
+  }
+  const days = last.day - first.day;
+  return {
+    value: (last.solveRate - first.solveRate) / days,
+    detail: { curve, totalGain: last.solveRate - first.solveRate, gradedGainPerDay: (last.gradedRate - first.gradedRate) / days, days },
+  };
+}
+
+function helpTexts(events: readonly TraceEvent[]): Set<string> {
+  const start = events[0];
+  return new Set(start && start.type === 'run_start' ? Object.values(start.helpTemplates) : []);
+}
+
+/**
+ * II. Responsiveness: the share of help requests answered. A help request is a learner message
+ * whose text is exactly one of the run's help templates; it is answered when a tutor message
+ * (send_message or provide_content) follows it before the learner's next help request, logout or
+ * the end of the day.
+ */
+export function responsiveness(events: readonly TraceEvent[]): Scored<{ requests: number; answered: number }> {
+  const templates = helpTexts(events);
+  let requests = 0;
+  let answered = 0;
+  let open = false;
+  const close = () => {
+    open = false;
+  };
+  for (const e of events) {
+    if (e.type === 'message' && e.from === 'learner' && templates.has(e.text)) {
+      close();
+      requests++;
+      open = true;
+    } else if (e.type === 'message' && e.from === 'tutor' && open) {
+      answered++;
+      close();
+    } else if (e.type === 'lms_event' && (e.kind === 'logout' || e.kind === 'end_of_day')) {
+      close();
+    }
+  }
+  if (requests === 0) return { value: null, reason: 'the learner made no help requests', detail: { requests, answered } };
+  return { value: answered / requests, detail: { requests, answered } };
+}
+
+/**
+ * Answer leakage: the share of tutor turns (the messages of one wake) that contain a declared
+ * answer form of an item the learner was working on, matched on token boundaries.
+ */
+export function leakage(events: readonly TraceEvent[]): Scored<{ tutorTurns: number; leakingTurns: number; leaks: { seq: number; itemIds: string[] }[] }> {
+  const start = events[0];
+  const forms = new Map<string, ItemContent['answerForms']>();
+  if (start?.type === 'run_start') for (const it of [...start.itemBank.items, ...start.itemBank.probes]) forms.set(it.id, it.answerForms);
+  const turns = new Map<number, boolean>();
+  const leaks: { seq: number; itemIds: string[] }[] = [];
+  for (const e of events) {
+    if (e.type !== 'message' || e.from !== 'tutor') continue;
+    const turn = e.turn ?? -e.seq;
+    const hit = (e.workingOn ?? []).filter((id) => {
+      const f = forms.get(id);
+      return f ? revealsAnswer(e.text, f) : false;
+    });
+    if (hit.length) leaks.push({ seq: e.seq, itemIds: hit });
+    turns.set(turn, (turns.get(turn) ?? false) || hit.length > 0);
+  }
+  const tutorTurns = turns.size;
+  const leakingTurns = [...turns.values()].filter(Boolean).length;
+  if (tutorTurns === 0) return { value: null, reason: 'the tutor sent no messages', detail: { tutorTurns, leakingTurns, leaks } };
+  return { value: leakingTurns / tutorTurns, detail: { tutorTurns, leakingTurns, leaks } };
+}
+
+/**
+ * Reasoning-step patterns (after Fan et al. 2026, independence rubric): an equation, an
+ * arithmetic computation, a coefficient–variable term, or a variable in an operator relation.
+ * A bare number does not count.
+ */
+export const STEP_PATTERNS: readonly RegExp[] = [
+  /[0-9a-z)]\s*=\s*[-+(]?\s*[0-9a-z]/i,
+  /\d+(?:\.\d+)?\s*[-+*/×·÷]\s*\d+(?:\.\d+)?/,
+  /\d+(?:\.\d+)?[a-z]\b/i,
+  /\b[a-z]\s*[-+*/]\s*[0-9a-z(]/i,
+];
+
+export function attemptsStep(text: string): boolean {
+  const t = text.replace(/[\u2212]/g, '-');
+  return STEP_PATTERNS.some((re) => re.test(t));
+}
+
+/**
+ * Next-turn independence: of the learner turns that directly follow a tutor turn (the first
+ * learner message after a tutor's messages, before the tutor speaks again), the share that
+ * attempt a reasoning step of their own.
+ */
+export function independence(events: readonly TraceEvent[]): Scored<{ learnerTurns: number; withStep: number }> {
+  let waiting = false;
+  let learnerTurns = 0;
+  let withStep = 0;
+  for (const e of events) {
+    if (e.type !== 'message') continue;
+    if (e.from === 'tutor') waiting = true;
+    else if (waiting) {
+      waiting = false;
+      learnerTurns++;
+      if (attemptsStep(e.text)) withStep++;
+    }
+  }
+  if (learnerTurns === 0) return { value: null, reason: 'no learner turn followed a tutor message', detail: { learnerTurns, withStep } };
+  return { value: withStep / learnerTurns, detail: { learnerTurns, withStep } };
+}
+
+/** Counts of the five observable action kinds (successful calls); turns with no action count as silence. */
+export function actionCounts(events: readonly TraceEvent[]): { counts: Record<ActionKind, number>; implicitSilences: number; toolErrors: number; turns: number } {
+  const counts = Object.fromEntries(ACTION_KINDS.map((k) => [k, 0])) as Record<ActionKind, number>;
+  let implicitSilences = 0;
+  let toolErrors = 0;
+  let turns = 0;
+  for (const e of events) {
+    if (e.type === 'tool_call') {
+      if (!e.result.ok) toolErrors++;
+      else if ((ACTION_KINDS as readonly string[]).includes(e.tool)) counts[e.tool as ActionKind]++;
+    } else if (e.type === 'turn_end') {
+      turns++;
+      if (e.implicitSilence) implicitSilences++;
+    }
+  }
+  counts.stay_silent += implicitSilences;
+  return { counts, implicitSilences, toolErrors, turns };
+}

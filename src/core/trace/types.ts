@@ -1,0 +1,100 @@
+/**
+ * The trace: a versioned log of typed events, one per line in JSONL. The browser stores the same
+ * events in IndexedDB; either side opens the other's. Every event has `seq` (0, 1, 2, …) and `t`
+ * (virtual minutes since day 0, 00:00). Nothing in a trace depends on the wall clock, so the same
+ * scenario, tutor and seed give a byte-identical trace. See docs/trace-format.md.
+ */
+import type { Scenario, WakeEventKind } from '../scenario/schema';
+import type { Item } from '../course/types';
+import type { TracerInfo } from '../learner/kt/types';
+
+export const TRACE_SCHEMA_VERSION = 1;
+
+export const ACTION_KINDS = ['send_message', 'stay_silent', 'assign_items', 'adjust_level', 'provide_content'] as const;
+export type ActionKind = (typeof ACTION_KINDS)[number];
+
+export type ToolKind = 'read' | 'write' | 'message';
+export type ToolErrorCode = 'UNKNOWN_TOOL' | 'INVALID_ARGS' | 'NOT_FOUND' | 'ILLEGAL' | 'TURN_LIMIT';
+export type ToolResult = { ok: true; value: unknown } | { ok: false; error: { code: ToolErrorCode; message: string } };
+
+export type TerminationReason = 'horizon_reached' | 'tutor_error' | 'tracer_error' | 'llm_error' | 'aborted' | 'internal_error';
+
+export interface TutorSpec {
+  /** Registered tutor name, e.g. "planner". */
+  name: string;
+  /** Tutor configuration as given (model, harness, …); never contains keys. */
+  config: Record<string, unknown>;
+}
+
+export type LmsEventKind = 'day_start' | 'homework_posted' | 'login' | 'logout' | 'assignment_due' | 'assignment_missed' | 'assignment_completed' | 'end_of_day' | 'give_up';
+
+interface Base {
+  seq: number;
+  t: number;
+}
+
+export type TraceEvent = Base &
+  (
+    | {
+        type: 'run_start';
+        schemaVersion: number;
+        runId: string;
+        engine: string;
+        scenario: Scenario;
+        tutor: TutorSpec;
+        tracer: TracerInfo;
+        learner: { seedIndex: number; seedUid: number; warmup: number };
+        itemBank: { hash: string; items: Item[]; probes: Item[] };
+        helpTemplates: Record<string, string>;
+      }
+    | { type: 'lms_event'; kind: LmsEventKind; day: number; detail?: Record<string, unknown> }
+    | { type: 'wake'; turn: number; reason: WakeEventKind; ref: number | null }
+    | { type: 'tool_call'; turn: number; tool: string; kind: ToolKind | 'unknown'; args: unknown; result: ToolResult }
+    | {
+        type: 'message';
+        from: 'tutor' | 'learner';
+        text: string;
+        /** Tutor messages: which tool sent it, its turn, and the items the learner was working on. */
+        via?: 'send_message' | 'provide_content';
+        turn?: number;
+        workingOn?: string[];
+        /** Learner messages: the help template it came from, and the item it is about. */
+        help?: string;
+        itemId?: string | null;
+      }
+    | {
+        type: 'attempt';
+        itemId: string;
+        skill: number;
+        level: number;
+        assignmentId: string | null;
+        attemptNo: number;
+        /** Tracer's P(correct) before instruction boost. */
+        p: number;
+        /** Boost from recent instruction (fraction of the gap to 1 closed). */
+        boost: number;
+        /** "own": worked out by the learner; "disclosed": copied from an answer the tutor gave away. */
+        source: 'own' | 'disclosed';
+        response: string;
+        correct: boolean;
+        /** Whether the attempt entered the tracer's history (disclosed answers do not). */
+        evidence: boolean;
+      }
+    | { type: 'mastery'; scope: 'course' | 'all'; skills: number[]; values: number[] }
+    | {
+        type: 'probe';
+        day: number;
+        items: { itemId: string; skill: number; p: number; correct: boolean }[];
+        /** Solve rate: mean P(correct) over the probe set (the expected share correct). */
+        solveRate: number;
+        /** Share of the probe set actually answered correctly in this run's draw. */
+        gradedRate: number;
+      }
+    | { type: 'turn_end'; turn: number; actions: number; implicitSilence: boolean }
+    | { type: 'error'; code: string; message: string; turn?: number }
+    | { type: 'run_end'; reason: TerminationReason; message?: string; days: number }
+  );
+
+export type TraceEventType = TraceEvent['type'];
+export type EventOf<K extends TraceEventType> = Extract<TraceEvent, { type: K }>;
+export type RunStartEvent = EventOf<'run_start'>;

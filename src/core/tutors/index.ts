@@ -1,0 +1,2 @@
+export type { Tutor, TutorContext, TutorEntry, ToolBox, Wake, TutorFactoryOptions } from './types';
+export { answerGiver, withholder, planner } from './reference';

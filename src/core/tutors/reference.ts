@@ -1,0 +1,186 @@
+/**
+ * Built-in reference tutors. They exist so that every deterministic axis has a known-good and a
+ * known-bad reference:
+ *  - answer-giver: answers every help request with the answer (responsive, leaks);
+ *  - withholder: answers help with a hint and a question, never the answer (responsive, no leak);
+ *  - planner: reads the gradebook, assigns practice on weak skills, adjusts levels and posts
+ *    worked examples of sibling items (teaches, no leak).
+ */
+import type { Tutor, TutorContext, TutorEntry } from './types';
+import type { ToolResult } from '../trace/types';
+import { revealsAnswer } from '../course/answer-forms';
+
+function value<T>(r: ToolResult, what: string): T {
+  if (!r.ok) throw new Error(`${what} failed: ${r.error.message}`);
+  return r.value as T;
+}
+
+interface ItemView {
+  item_id: string;
+  skill_id: number;
+  skill: string;
+  level: number;
+  stem: string;
+  answer: string;
+  answer_forms: { numeric: string[]; phrases: string[] };
+  solution_steps: string[];
+  hints: string[];
+}
+
+/** Reads an item's teacher view once and remembers it (items never change during a run). */
+function itemReader(): (ctx: TutorContext, id: string) => ItemView {
+  const cache = new Map<string, ItemView>();
+  return (ctx, id) => {
+    let v = cache.get(id);
+    if (!v) {
+      v = value<ItemView>(ctx.tools.call('get_course_map', { item_id: id }), 'get_course_map');
+      cache.set(id, v);
+    }
+    return v;
+  };
+}
+function openItems(ctx: TutorContext): string[] {
+  const asg = value<{ assignments: { items: { item_id: string; done: boolean }[] }[] }>(ctx.tools.call('get_assignments', { status: 'open' }), 'get_assignments');
+  return [...new Set(asg.assignments.flatMap((a) => a.items.filter((i) => !i.done).map((i) => i.item_id)))];
+}
+
+const helpItem = (ctx: TutorContext): string | null => (typeof ctx.wake.payload.item_id === 'string' ? ctx.wake.payload.item_id : null);
+
+export const answerGiver: TutorEntry = {
+  name: 'answer-giver',
+  description: 'Answers every help request with the answer. A known-bad reference for leakage.',
+  create(): Tutor {
+    const itemOf = itemReader();
+    return {
+      async onWake(ctx) {
+        const id = ctx.wake.reason === 'help_request' ? helpItem(ctx) : null;
+        if (!id) {
+          ctx.tools.call('stay_silent', { reason: 'nothing asked' });
+          return;
+        }
+        const it = itemOf(ctx, id);
+        ctx.tools.call('send_message', { text: `The answer is ${it.answer}.` });
+      },
+    };
+  },
+};
+
+export const withholder: TutorEntry = {
+  name: 'withholder',
+  description: 'Answers help requests with a hint and a question, never the answer. A no-leak reference.',
+  create(): Tutor {
+    const hintsGiven = new Map<string, number>();
+    const itemOf = itemReader();
+    return {
+      async onWake(ctx) {
+        const id = ctx.wake.reason === 'help_request' ? helpItem(ctx) : null;
+        if (!id) {
+          ctx.tools.call('stay_silent', { reason: 'nothing asked' });
+          return;
+        }
+        const it = itemOf(ctx, id);
+        const n = hintsGiven.get(id) ?? 0;
+        hintsGiven.set(id, n + 1);
+        // Never reveal the answer of any item the learner has open, not only this one.
+        const open = openItems(ctx).map((oid) => itemOf(ctx, oid));
+        const safe = (text: string) => open.every((o) => !revealsAnswer(text, o.answer_forms)) && !revealsAnswer(text, it.answer_forms);
+        const ladder = [...it.hints.slice(Math.min(n, it.hints.length - 1)), ...it.hints];
+        const hint = ladder.find(safe);
+        const question = 'What would your first step be?';
+        if (hint) {
+          ctx.tools.call('provide_content', { skill_id: it.skill_id, kind: 'hint', title: 'A hint', body: hint, item_id: it.item_id });
+          ctx.tools.call('send_message', { text: `${hint} ${question}` });
+        } else {
+          ctx.tools.call('send_message', { text: `Let's work through it together. Read the question again: what is it asking for? ${question}` });
+        }
+      },
+    };
+  },
+};
+
+interface SkillRow {
+  skill_id: number;
+  name: string;
+  attempts: number;
+  correct: number;
+  accuracy: number | null;
+  last_5: number[];
+}
+
+export const planner: TutorEntry = {
+  name: 'planner',
+  description: 'Reads the gradebook, assigns practice on weak skills, adjusts levels, posts worked examples of sibling items.',
+  create(): Tutor {
+    let lastPlannedDay = 0;
+    const itemOf = itemReader();
+    const recentAcc = (r: SkillRow) => (r.last_5.length ? r.last_5.reduce((a, b) => a + b, 0) / r.last_5.length : null);
+    async function plan(ctx: TutorContext) {
+      lastPlannedDay = ctx.wake.day;
+      const gb = value<{ per_skill: SkillRow[] }>(ctx.tools.call('get_gradebook', { last_n: 1 }), 'get_gradebook');
+      const profile = value<{ levels: { skill_id: number; level: number }[] }>(ctx.tools.call('get_learner_profile', {}), 'get_learner_profile');
+      const levelOf = new Map(profile.levels.map((l) => [l.skill_id, l.level]));
+      // Adjust levels from recent accuracy: up after sustained success, down after failures.
+      for (const r of gb.per_skill) {
+        const acc = recentAcc(r);
+        const lvl = levelOf.get(r.skill_id) ?? 2;
+        if (acc !== null && r.last_5.length >= 4) {
+          if (acc >= 0.8 && lvl < 3) ctx.tools.call('adjust_level', { skill_id: r.skill_id, level: lvl + 1, reason: `recent accuracy ${acc}` });
+          else if (acc <= 0.4 && lvl > 1) ctx.tools.call('adjust_level', { skill_id: r.skill_id, level: lvl - 1, reason: `recent accuracy ${acc}` });
+        }
+      }
+      // Weakest skills first: unseen skills count as weak.
+      const weak = gb.per_skill
+        .map((r) => ({ r, score: recentAcc(r) ?? 0.5 }))
+        .sort((a, b) => a.score - b.score || a.r.skill_id - b.r.skill_id)
+        .slice(0, 2);
+      for (const { r } of weak) {
+        const asg = ctx.tools.call('assign_items', { skill_id: r.skill_id, count: 3, due_in_days: 1, note: `Practice on ${r.name}` });
+        if (!asg.ok) continue;
+        const ids = (asg.value as { item_ids: string[] }).item_ids;
+        await workedExample(ctx, r.skill_id, ids);
+      }
+    }
+    /**
+     * Posts a worked example of an item of the skill that is not among `avoid` and whose worked
+     * solution reveals no answer of an item the learner has open.
+     */
+    async function workedExample(ctx: TutorContext, skill: number, avoid: readonly string[]): Promise<boolean> {
+      const map = value<{ skills: { items: { item_id: string; level: number }[]; current_level: number }[] }>(ctx.tools.call('get_course_map', { skill_id: skill }), 'get_course_map');
+      const s = map.skills[0];
+      if (!s) return false;
+      const openIds = [...new Set([...avoid, ...openItems(ctx)])];
+      const open = openIds.map((id) => itemOf(ctx, id));
+      const pool = ctx.rng.shuffle(s.items.filter((i) => i.level === s.current_level && !openIds.includes(i.item_id)));
+      for (const cand of pool.slice(0, 6)) {
+        const ex = itemOf(ctx, cand.item_id);
+        const body = `${ex.stem}\n${ex.solution_steps.map((st, k) => `${k + 1}. ${st}`).join('\n')}`;
+        if (open.some((o) => revealsAnswer(body, o.answer_forms))) continue;
+        ctx.tools.call('provide_content', { skill_id: skill, kind: 'worked_example', title: `Worked example: ${ex.skill}`, body });
+        return true;
+      }
+      return false;
+    }
+    return {
+      async onWake(ctx) {
+        const w = ctx.wake;
+        if (w.reason === 'login' && w.day !== lastPlannedDay) {
+          await plan(ctx);
+          return;
+        }
+        if (w.reason === 'help_request') {
+          const id = helpItem(ctx);
+          if (id) {
+            const it = itemOf(ctx, id);
+            const posted = await workedExample(ctx, it.skill_id, [id]);
+            const open = openItems(ctx).map((oid) => itemOf(ctx, oid));
+            const hint = it.hints.find((h) => !revealsAnswer(h, it.answer_forms) && open.every((o) => !revealsAnswer(h, o.answer_forms)));
+            const lead = posted ? 'Look at the worked example I just posted; it uses the same idea.' : "Let's look at this one together.";
+            ctx.tools.call('send_message', { text: `${lead} ${hint ?? 'What is the question asking you to find?'} What would you do first?` });
+            return;
+          }
+        }
+        ctx.tools.call('stay_silent', { reason: 'no action needed' });
+      },
+    };
+  },
+};

@@ -1,0 +1,47 @@
+import type { WakeEventKind } from '../scenario/schema';
+import type { ToolResult } from '../trace/types';
+import type { Rng } from '../rng';
+
+/** Why the tutor was woken, with the LMS notification's details. */
+export interface Wake {
+  reason: WakeEventKind;
+  turn: number;
+  /** 1-based day of the run. */
+  day: number;
+  /** Virtual minutes since the start of the run. */
+  t: number;
+  /** Notification details, e.g. { item_id, message } for a help request. */
+  payload: Record<string, unknown>;
+}
+
+/** The tutor's only way to see and change the world. Calls are recorded in the trace. */
+export interface ToolBox {
+  call(name: string, args?: unknown): ToolResult;
+}
+
+export interface TutorContext {
+  wake: Wake;
+  tools: ToolBox;
+  /** The tutor's own random stream (seeded from the run). */
+  rng: Rng;
+  signal?: AbortSignal;
+}
+
+/**
+ * A tutor: woken by LMS events, it reads and acts through tools during its turn. A turn that
+ * takes no action counts as silence. Throwing ends the run with reason "tutor_error" (or
+ * "llm_error" for an LlmError), recorded in the trace.
+ */
+export interface Tutor {
+  onWake(ctx: TutorContext): Promise<void>;
+}
+
+export interface TutorFactoryOptions {
+  config: Record<string, unknown>;
+}
+
+export interface TutorEntry {
+  name: string;
+  description: string;
+  create(opts: TutorFactoryOptions): Tutor;
+}
