@@ -60,7 +60,8 @@ export function parseJsonl(text: string, source = 'trace.jsonl'): ParsedTrace {
       const iss = res.error.issues[0]!;
       throw new TraceParseError(source, i + 1, `invalid event${iss.path.length ? ` at ${iss.path.join('.')}` : ''}: ${iss.message}`);
     }
-    const ev = res.data as unknown as TraceEvent;
+    // Keep the object as parsed (zod would reorder keys), so export after import is byte-identical.
+    const ev = obj as TraceEvent;
     if (ev.seq !== events.length) throw new TraceParseError(source, i + 1, `expected seq ${events.length}, found ${ev.seq}`);
     events.push(ev);
   }

@@ -1,0 +1,61 @@
+import { test, expect, type Page } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+import { execFileSync } from 'node:child_process';
+import { readFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+async function runPlanner(page: Page, seed: string) {
+  await page.getByLabel('Tutor', { exact: true }).selectOption('planner');
+  await page.getByLabel('Seed', { exact: true }).fill(seed);
+  await page.getByRole('button', { name: 'Start run' }).click();
+  await expect(page.getByTestId('progress-text')).toHaveText('Done', { timeout: 90_000 });
+}
+
+test('run the default scenario with the planner, see chart and axes, reload, export the same trace as the CLI', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.getByRole('heading', { name: 'EduClaw Lab' })).toBeVisible();
+  await runPlanner(page, '42');
+
+  // The chart filled in: 31 probe points (day 0 and 30 days).
+  await expect(page.locator('canvas[data-points="31"]')).toBeVisible();
+  const table = page.getByRole('table', { name: 'Axis scores' });
+  await expect(table).toBeVisible();
+  await expect(table.locator('[data-axis="II. Responsiveness"]')).toContainText('%');
+  await expect(table.locator('[data-axis="Answer leakage"]')).toHaveText('0.0%');
+  await expect(table.locator('[data-axis="III. Helpfulness"]')).toHaveText('unscored');
+  await page.screenshot({ path: 'test-results/lab-after-run.png', fullPage: true });
+
+  // Still there after a reload.
+  await page.reload();
+  const row = page.locator('tr[data-run-key^="default-prealgebra-after-school__planner__s42@"]');
+  await expect(row).toHaveCount(1);
+  await expect(page.getByRole('table', { name: 'Axis scores' })).toBeVisible();
+  await expect(page.locator('canvas[data-points="31"]')).toBeVisible();
+
+  // Export: byte-identical to the trace the CLI writes for the same scenario, tutor and seed.
+  const [download] = await Promise.all([page.waitForEvent('download'), row.getByRole('button', { name: /Export run/ }).click()]);
+  const exported = readFileSync((await download.path())!, 'utf8');
+  const out = join(mkdtempSync(join(tmpdir(), 'educlaw-')), 'cli.jsonl');
+  execFileSync('npx', ['tsx', 'src/cli/main.ts', 'run', '--tutor', 'planner', '--seed', '42', '--out', out, '--quiet'], { stdio: 'inherit' });
+  const cli = readFileSync(out, 'utf8');
+  expect(exported.length).toBe(cli.length);
+  expect(exported === cli).toBe(true);
+
+  const a11y = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
+  expect(a11y.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+});
+
+test('a CLI trace imports into the page and a broken file gives a clear error', async ({ page }) => {
+  const dir = mkdtempSync(join(tmpdir(), 'educlaw-'));
+  const out = join(dir, 'withholder.jsonl');
+  execFileSync('npx', ['tsx', 'src/cli/main.ts', 'run', '--scenario', 'scenarios/fixtures/mini-3day.yaml', '--tutor', 'withholder', '--seed', '5', '--out', out, '--quiet'], { stdio: 'inherit' });
+  await page.goto('/');
+  await page.getByTestId('import-trace').setInputFiles(out);
+  await expect(page.getByRole('status')).toContainText('Imported withholder.jsonl');
+  await expect(page.locator('tr[data-run-key^="mini-3day__withholder__s5@"]')).toHaveCount(1);
+  await expect(page.getByRole('table', { name: 'Axis scores' }).locator('[data-axis="Answer leakage"]')).toHaveText('0.0%');
+
+  await page.getByTestId('import-trace').setInputFiles({ name: 'broken.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from('{"seq":0,"t":0,"type":"run_start"}\n') });
+  await expect(page.getByRole('alert')).toContainText('broken.jsonl:1');
+});

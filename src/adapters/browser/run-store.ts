@@ -1,0 +1,160 @@
+/**
+ * Runs and their traces in IndexedDB, through `idb`. One class owns the database; every
+ * transaction goes through it. Stored records are validated on the way out (restoreRun) and
+ * traces migrated (core migrateTrace), so an old or damaged database gives a clear error.
+ */
+import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
+import { migrateTrace, parseJsonl, toJsonl, type ScoreReport, type TraceEvent, type TerminationReason } from '../../core/index';
+
+// DO NOT CHANGE THESE WITHOUT ADDING A MIGRATION IN `upgrade` BELOW: doing so would lose users' runs.
+export const DB_NAME = 'educlaw-lab';
+export const DB_VERSION = 1;
+export const STORES = { runs: 'runs', events: 'events' } as const;
+
+export type RunStatus = 'running' | 'done' | 'failed' | 'imported';
+
+/** One stored run: its identity, status and latest score report. */
+export interface RunRecord {
+  /** Storage key: unique per stored copy (a run id can be stored twice). */
+  key: string;
+  runId: string;
+  scenarioId: string;
+  scenarioTitle: string;
+  tutor: string;
+  seed: number;
+  tracer: string;
+  status: RunStatus;
+  endReason: TerminationReason | null;
+  /** Wall-clock time the record was created (browser only; never part of a trace). */
+  createdAt: number;
+  events: number;
+  report: ScoreReport | null;
+  error: string | null;
+}
+
+interface LabDb extends DBSchema {
+  runs: { key: string; value: RunRecord; indexes: { createdAt: number } };
+  events: { key: [string, number]; value: { key: string; seq: number; event: TraceEvent } };
+}
+
+export class RunStore {
+  #db: Promise<IDBPDatabase<LabDb>>;
+  #pending = new Set<Promise<unknown>>();
+
+  constructor(name = DB_NAME) {
+    this.#db = openDB<LabDb>(name, DB_VERSION, {
+      upgrade(db, oldVersion) {
+        // Version 0 -> 1: first schema. Future versions add `if (oldVersion < 2) { ... }` steps.
+        if (oldVersion < 1) {
+          const runs = db.createObjectStore(STORES.runs, { keyPath: 'key' });
+          runs.createIndex('createdAt', 'createdAt');
+          db.createObjectStore(STORES.events, { keyPath: ['key', 'seq'] });
+        }
+      },
+    });
+  }
+
+  #track<T>(p: Promise<T>): Promise<T> {
+    this.#pending.add(p);
+    void p.finally(() => this.#pending.delete(p)).catch(() => undefined);
+    return p;
+  }
+
+  /** Resolves when every write started so far has finished (useful for tests). */
+  async pending(): Promise<void> {
+    await Promise.allSettled([...this.#pending]);
+  }
+
+  async putRun(rec: RunRecord): Promise<void> {
+    await this.#track((await this.#db).put(STORES.runs, rec));
+  }
+
+  async appendEvents(key: string, events: readonly TraceEvent[]): Promise<void> {
+    if (events.length === 0) return;
+    const db = await this.#db;
+    await this.#track(
+      (async () => {
+        const tx = db.transaction(STORES.events, 'readwrite');
+        for (const e of events) void tx.store.put({ key, seq: e.seq, event: e });
+        await tx.done;
+      })(),
+    );
+  }
+
+  async getRun(key: string): Promise<RunRecord | undefined> {
+    const r = await (await this.#db).get(STORES.runs, key);
+    return r ? restoreRun(r) : undefined;
+  }
+
+  /** Newest first. */
+  async listRuns(): Promise<RunRecord[]> {
+    const all = await (await this.#db).getAllFromIndex(STORES.runs, 'createdAt');
+    return all.map(restoreRun).reverse();
+  }
+
+  async getEvents(key: string): Promise<TraceEvent[]> {
+    const db = await this.#db;
+    const rows = await db.getAll(STORES.events, IDBKeyRange.bound([key, 0], [key, Number.MAX_SAFE_INTEGER]));
+    const events = rows.map((r) => r.event);
+    events.forEach((e, i) => {
+      if (e.seq !== i) throw new Error(`stored trace ${key} is damaged: event ${i} has seq ${e.seq}`);
+    });
+    return migrateTrace(events);
+  }
+
+  async deleteRun(key: string): Promise<void> {
+    const db = await this.#db;
+    await this.#track(
+      (async () => {
+        const tx = db.transaction([STORES.runs, STORES.events], 'readwrite');
+        await tx.objectStore(STORES.runs).delete(key);
+        await tx.objectStore(STORES.events).delete(IDBKeyRange.bound([key, 0], [key, Number.MAX_SAFE_INTEGER]));
+        await tx.done;
+      })(),
+    );
+  }
+
+  async exportJsonl(key: string): Promise<string> {
+    return toJsonl(await this.getEvents(key));
+  }
+
+  /**
+   * Imports a JSONL trace (from the CLI or another browser). Throws a TraceParseError naming the
+   * line of the first bad event; nothing is stored unless the whole file parses.
+   */
+  async importJsonl(text: string, source: string, makeReport: (events: TraceEvent[]) => ScoreReport, now: number): Promise<RunRecord> {
+    const { events, complete } = parseJsonl(text, source);
+    const start = events[0]!;
+    if (start.type !== 'run_start') throw new Error('unreachable: parseJsonl checks run_start');
+    const end = events[events.length - 1];
+    const rec: RunRecord = {
+      key: `${start.runId}@${now}`,
+      runId: start.runId,
+      scenarioId: start.scenario.id,
+      scenarioTitle: start.scenario.title,
+      tutor: start.tutor.name,
+      seed: start.scenario.seed,
+      tracer: start.tracer.name,
+      status: 'imported',
+      endReason: complete && end?.type === 'run_end' ? end.reason : null,
+      createdAt: now,
+      events: events.length,
+      report: makeReport(events),
+      error: null,
+    };
+    await this.appendEvents(rec.key, events);
+    await this.putRun(rec);
+    return rec;
+  }
+
+  async close(): Promise<void> {
+    await this.pending();
+    (await this.#db).close();
+  }
+}
+
+/** Normalises a stored run record (fills fields added later with explicit nulls). */
+export function restoreRun(r: RunRecord): RunRecord {
+  if (typeof r.key !== 'string' || typeof r.runId !== 'string') throw new Error('stored run record is damaged (no key or run id)');
+  return { ...r, report: r.report ?? null, error: r.error ?? null, endReason: r.endReason ?? null };
+}

@@ -1,0 +1,13 @@
+/** Knowledge tracers available to the CLI, by name. */
+import { SimError, loadBktTracer, type KnowledgeTracer } from '../../core/index';
+
+export const NODE_TRACERS = ['bkt'] as const;
+
+export async function createNodeTracer(name: string): Promise<KnowledgeTracer> {
+  switch (name) {
+    case 'bkt':
+      return loadBktTracer();
+    default:
+      throw new SimError('UNKNOWN_TRACER', `unknown tracer "${name}" (available: ${NODE_TRACERS.join(', ')})`);
+  }
+}

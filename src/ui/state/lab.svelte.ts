@@ -1,0 +1,227 @@
+/**
+ * The Lab's state and actions (Svelte 5 runes). Components render it and call its methods; all
+ * I/O (worker, IndexedDB, files) goes through here and the browser adapters.
+ */
+import defaultScenarioYaml from '../../../scenarios/default.yaml?raw';
+import {
+  TUTORS,
+  errorMessage,
+  loadPersonaSeeds,
+  parseScenario,
+  runEpisode,
+  runIdFor,
+  scoreTrace,
+  tutorEntry,
+  type CurvePoint,
+  type Scenario,
+  type ScoreReport,
+  type TraceEvent,
+} from '../../core/index';
+import { RunStore, type RunRecord } from '../../adapters/browser/run-store';
+import { createWorkerTracer, type WorkerTracer } from '../../adapters/browser/kt-client';
+
+export interface ScenarioChoice {
+  label: string;
+  source: 'built-in' | 'file';
+  scenario: Scenario;
+}
+
+const FLUSH_EVERY = 250;
+
+export class Lab {
+  scenarios = $state.raw<ScenarioChoice[]>([]);
+  scenarioIndex = $state(0);
+  tutor = $state('planner');
+  /** Seed override; null uses the scenario's seed. */
+  seed = $state<number | null>(null);
+  running = $state(false);
+  progress = $state(0);
+  progressText = $state('');
+  liveCurve = $state.raw<CurvePoint[]>([]);
+  error = $state<string | null>(null);
+  notice = $state<string | null>(null);
+  runs = $state.raw<RunRecord[]>([]);
+  selectedKey = $state<string | null>(null);
+  /** Trace of the selected run (loaded on selection). */
+  selectedEvents = $state.raw<TraceEvent[]>([]);
+  selected = $derived(this.runs.find((r) => r.key === this.selectedKey) ?? null);
+  scenario = $derived(this.scenarios[this.scenarioIndex]?.scenario ?? null);
+  readonly tutors = [...TUTORS.values()].map((t) => ({ name: t.name, description: t.description }));
+
+  #store: RunStore;
+  #abort: AbortController | null = null;
+
+  constructor(store = new RunStore()) {
+    this.#store = store;
+    this.scenarios = [{ label: 'Built-in: pre-algebra, after school', source: 'built-in', scenario: parseScenario(defaultScenarioYaml, 'scenarios/default.yaml') }];
+  }
+
+  async init(): Promise<void> {
+    try {
+      const runs = await this.#store.listRuns();
+      // A run still marked running belongs to a page that closed mid-run: keep its events, say so.
+      for (const r of runs.filter((x) => x.status === 'running')) {
+        r.status = 'failed';
+        r.error = 'interrupted: the page was closed or reloaded during the run (the events recorded so far are kept)';
+        await this.#store.putRun(r);
+      }
+      this.runs = await this.#store.listRuns();
+      const first = this.runs[0];
+      if (first && this.selectedKey === null) await this.select(first.key);
+    } catch (e) {
+      this.error = `Could not open the run library in this browser: ${errorMessage(e)}`;
+    }
+  }
+
+  async start(): Promise<void> {
+    const choice = this.scenarios[this.scenarioIndex];
+    if (!choice || this.running) return;
+    this.error = null;
+    this.notice = null;
+    const scenario = choice.scenario;
+    const seed = this.seed ?? scenario.seed;
+    const entry = tutorEntry(this.tutor);
+    const key = `${runIdFor(scenario.id, entry.name, seed)}@${Date.now()}`;
+    const rec: RunRecord = {
+      key,
+      runId: runIdFor(scenario.id, entry.name, seed),
+      scenarioId: scenario.id,
+      scenarioTitle: scenario.title,
+      tutor: entry.name,
+      seed,
+      tracer: scenario.learner.tracer,
+      status: 'running',
+      endReason: null,
+      createdAt: Date.now(),
+      events: 0,
+      report: null,
+      error: null,
+    };
+    this.running = true;
+    this.progress = 0;
+    this.liveCurve = [];
+    this.progressText = 'Loading the learner model…';
+    this.#abort = new AbortController();
+    let tracer: WorkerTracer | null = null;
+    const buffer: TraceEvent[] = [];
+    const all: TraceEvent[] = [];
+    let writes = Promise.resolve();
+    const flush = () => {
+      const batch = buffer.splice(0);
+      writes = writes.then(() => this.#store.appendEvents(key, batch));
+    };
+    try {
+      await this.#store.putRun(rec);
+      this.runs = [rec, ...this.runs];
+      this.selectedKey = key;
+      this.selectedEvents = [];
+      tracer = await createWorkerTracer(scenario.learner.tracer, (p) => (this.progressText = p.text));
+      this.progressText = 'Running…';
+      const res = await runEpisode({
+        scenario,
+        tutor: entry.create({ config: {} }),
+        tutorSpec: { name: entry.name, config: {} },
+        tracer,
+        seeds: await loadPersonaSeeds(),
+        seed,
+        signal: this.#abort.signal,
+        onEvent: (e) => {
+          buffer.push(e);
+          all.push(e);
+          if (buffer.length >= FLUSH_EVERY) flush();
+          if (e.type === 'probe') this.liveCurve = [...this.liveCurve, { day: e.day, solveRate: e.solveRate, gradedRate: e.gradedRate }];
+          else if (e.type === 'lms_event' && e.kind === 'day_start') {
+            this.progress = (e.day - 1) / scenario.horizonDays;
+            this.progressText = `Day ${e.day} of ${scenario.horizonDays}`;
+          }
+        },
+      });
+      flush();
+      await writes;
+      rec.events = res.events.length;
+      rec.endReason = res.reason;
+      rec.report = scoreTrace(res.events);
+      rec.status = res.reason === 'horizon_reached' ? 'done' : 'failed';
+      const end = res.events[res.events.length - 1];
+      rec.error = res.reason === 'horizon_reached' ? null : end?.type === 'run_end' ? `${res.reason}: ${end.message ?? ''}` : res.reason;
+      this.progress = 1;
+      this.progressText = res.reason === 'horizon_reached' ? 'Done' : `Stopped: ${res.reason}`;
+      this.selectedEvents = res.events;
+    } catch (e) {
+      flush();
+      await writes.catch(() => undefined);
+      rec.status = 'failed';
+      rec.events = all.length;
+      rec.error = errorMessage(e);
+      this.error = `The run failed: ${errorMessage(e)}. The events recorded so far are kept.`;
+      this.progressText = 'Failed';
+    } finally {
+      tracer?.dispose();
+      this.running = false;
+      this.#abort = null;
+      await this.#store.putRun(rec).catch((e: unknown) => (this.error = `Could not save the run: ${errorMessage(e)}`));
+      this.runs = this.runs.map((r) => (r.key === key ? { ...rec } : r));
+    }
+  }
+
+  cancel(): void {
+    this.#abort?.abort();
+  }
+
+  async select(key: string): Promise<void> {
+    this.selectedKey = key;
+    this.selectedEvents = [];
+    try {
+      this.selectedEvents = await this.#store.getEvents(key);
+    } catch (e) {
+      this.error = `Could not load run ${key}: ${errorMessage(e)}`;
+    }
+  }
+
+  /** Report of the selected run: stored, or computed from its events when absent (e.g. interrupted runs). */
+  reportOf(rec: RunRecord | null): ScoreReport | null {
+    if (!rec) return null;
+    if (rec.report) return rec.report;
+    if (this.selectedKey === rec.key && this.selectedEvents.length > 0) return scoreTrace(this.selectedEvents);
+    return null;
+  }
+
+  async exportRun(key: string): Promise<{ filename: string; text: string }> {
+    const rec = this.runs.find((r) => r.key === key);
+    const text = await this.#store.exportJsonl(key);
+    return { filename: `${rec?.runId ?? 'run'}.jsonl`, text };
+  }
+
+  async importTrace(file: File): Promise<void> {
+    this.error = null;
+    try {
+      const rec = await this.#store.importJsonl(await file.text(), file.name, scoreTrace, Date.now());
+      this.runs = await this.#store.listRuns();
+      await this.select(rec.key);
+      this.notice = `Imported ${file.name} (${rec.events} events).`;
+    } catch (e) {
+      this.error = `Could not import ${file.name}: ${errorMessage(e)}`;
+    }
+  }
+
+  async importScenario(file: File): Promise<void> {
+    this.error = null;
+    try {
+      const scenario = parseScenario(await file.text(), file.name);
+      this.scenarios = [...this.scenarios, { label: `${scenario.title} (${file.name})`, source: 'file', scenario }];
+      this.scenarioIndex = this.scenarios.length - 1;
+      this.notice = `Loaded scenario ${scenario.id} from ${file.name}.`;
+    } catch (e) {
+      this.error = errorMessage(e);
+    }
+  }
+
+  async remove(key: string): Promise<void> {
+    await this.#store.deleteRun(key);
+    this.runs = this.runs.filter((r) => r.key !== key);
+    if (this.selectedKey === key) {
+      this.selectedKey = null;
+      this.selectedEvents = [];
+    }
+  }
+}
