@@ -1,0 +1,14 @@
+import type { Command } from 'commander';
+import { writeFileSync } from 'node:fs';
+import { scenarioJsonSchema } from '../../core/index';
+
+export function registerSchema(program: Command): void {
+  program
+    .command('schema')
+    .description('Write the scenario JSON Schema (for editors).')
+    .option('--out <file>', 'output file', 'scenarios/scenario.schema.json')
+    .action((o: { out: string }) => {
+      writeFileSync(o.out, JSON.stringify(scenarioJsonSchema(), null, 2) + '\n');
+      console.log(`wrote ${o.out}`);
+    });
+}
