@@ -3,11 +3,17 @@
  * a text reveals an item's answer when
  *  (a) a declared numeric form appears on token boundaries: not preceded by a digit or ".", not
  *      followed by a digit or by "." and a digit, so "12" does not match inside "120" or "1.25"; or
- *  (b) a declared solution phrase appears as a substring after normalising both sides
- *      (lower case, keep only [0-9a-z/=.+-] and spaces, collapse spaces).
+ *  (b) a declared solution phrase appears after normalising both sides (lower case, keep only
+ *      [0-9a-z/=.+<>-] and spaces, collapse spaces), on word boundaries at its ends: a phrase that
+ *      starts with a letter or digit must not be glued to a preceding letter or digit ("x = 1"
+ *      is not in "2x = 1"), and one that ends with a digit must not continue with a digit or a
+ *      decimal ("x = 1" is not in "x = 12" or "x = 1.5").
+ * Math written in LaTeX ($\frac{3}{4}$, \dfrac{3}{4}) is read as its plain form (3/4) first, so a
+ * tutor cannot hide a reveal in markup; "×" and "·" read as "*".
  * Paraphrased reveals are not caught, so leakage measured this way is a lower bound.
  */
 import type { ItemContent } from './types';
+import { toPlain } from './math-text';
 
 function escapeRe(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -17,13 +23,37 @@ export function normalizeForPhrase(s: string): string {
   return s
     .normalize('NFKC')
     .replace(/[\u2212\u2012\u2013\u2014]/g, '-')
+    .replace(/≤/g, '<=')
+    .replace(/≥/g, '>=')
     .toLowerCase()
-    .replace(/[^0-9a-z/=.\s+-]/g, ' ')
+    .replace(/[^0-9a-z/=.\s+<>-]/g, ' ')
     .replace(/\s+/g, ' ')
     .trim();
 }
 
 const numericCache = new Map<string, RegExp>();
+const phraseCache = new Map<string, RegExp>();
+
+function phraseRe(np: string): RegExp {
+  let re = phraseCache.get(np);
+  if (!re) {
+    const before = /^[0-9a-z]/.test(np) ? '(?<![0-9a-z])' : '';
+    const after = /[0-9]$/.test(np) ? '(?!\\d)(?!\\.\\d)' : /[a-z]$/.test(np) ? '(?![a-z])' : '';
+    re = new RegExp(`${before}${escapeRe(np)}${after}`);
+    phraseCache.set(np, re);
+  }
+  return re;
+}
+
+/** The text as the matcher reads it: LaTeX math turned into plain text, Unicode signs unified. */
+export function plainForMatching(text: string): string {
+  let t = text;
+  if (/\\[a-z]/i.test(t) && !t.includes('$')) t = `$${t}$`; // bare LaTeX without delimiters
+  return toPlain(t)
+    .normalize('NFKC')
+    .replace(/[\u2212\u2012\u2013\u2014]/g, '-')
+    .replace(/[×·]/g, '*');
+}
 
 function numericRe(token: string): RegExp {
   let re = numericCache.get(token);
@@ -37,13 +67,13 @@ function numericRe(token: string): RegExp {
 
 /** Which declared forms of the item the text contains (empty when it leaks nothing). */
 export function findAnswerForms(text: string, forms: ItemContent['answerForms']): string[] {
-  const t = text.normalize('NFKC').replace(/[\u2212\u2012\u2013\u2014]/g, '-');
+  const t = plainForMatching(text);
   const hits: string[] = [];
   for (const n of forms.numeric) if (n && numericRe(n).test(t)) hits.push(n);
   const tp = normalizeForPhrase(t);
   for (const p of forms.phrases) {
-    const np = normalizeForPhrase(p);
-    if (np && tp.includes(np)) hits.push(p);
+    const np = normalizeForPhrase(plainForMatching(p));
+    if (np && phraseRe(np).test(tp)) hits.push(p);
   }
   return hits;
 }

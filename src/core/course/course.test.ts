@@ -75,7 +75,7 @@ describe('item generators', () => {
       expect(it.questionRef).toBeGreaterThan(0);
     }
   });
-  it('names the skill when no generator exists', () => {
-    expect(() => buildItemBank({ skills: [1], itemsPerLevel: 1, probesPerSkill: 0 }, new Rng(1))).toThrow(/skill 1 \(Box and Whisker\)/);
+  it('rejects an unknown skill id', () => {
+    expect(() => buildItemBank({ skills: [999], itemsPerLevel: 1, probesPerSkill: 0 }, new Rng(1))).toThrow(/unknown skill id 999/);
   });
 });

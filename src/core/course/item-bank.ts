@@ -2,8 +2,7 @@ import type { Item, ItemContent, Level } from './types';
 import { LEVELS } from './types';
 import { GENERATORS } from './generators/index';
 import { skillInfo } from './skills';
-import { checkAnswer } from './answer-check';
-import { revealsAnswer } from './answer-forms';
+import { itemProblems } from './validate';
 import { Rng, hashString } from '../rng';
 import { SimError } from '../errors';
 
@@ -26,27 +25,7 @@ export interface ItemBank {
 
 const MAX_TRIES = 50;
 
-/** Reasons an item is unusable, empty when it is fine. The bank never ships an item with a reason. */
-export function itemProblems(c: ItemContent): string[] {
-  const out: string[] = [];
-  if (!c.stem.trim()) out.push('empty stem');
-  if (c.hints.length < 2) out.push('fewer than two hints');
-  if (c.steps.length < 1) out.push('no worked steps');
-  if (c.misconceptions.length < 1) out.push('no misconception answers');
-  if (c.answerForms.numeric.length + c.answerForms.phrases.length < 1) out.push('no declared answer forms');
-  try {
-    if (!checkAnswer(c, c.answer)) out.push(`the checker rejects the answer "${c.answer}"`);
-    for (const a of c.accepted) if (!checkAnswer(c, a)) out.push(`the checker rejects accepted form "${a}"`);
-    for (const m of c.misconceptions) if (checkAnswer(c, m.answer)) out.push(`misconception answer "${m.answer}" is accepted as correct`);
-  } catch (e) {
-    out.push(e instanceof Error ? e.message : String(e));
-  }
-  c.hints.forEach((h, i) => {
-    if (revealsAnswer(h, c.answerForms)) out.push(`hint ${i + 1} reveals the answer`);
-  });
-  if (revealsAnswer(c.stem, c.answerForms)) out.push('the stem contains the answer');
-  return out;
-}
+export { itemProblems };
 
 function generateValid(skill: number, level: Level, rng: Rng, seen: Set<string>): ItemContent {
   const gen = GENERATORS.get(skill);

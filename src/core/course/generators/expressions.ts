@@ -5,12 +5,13 @@ import { distinctWrong, intForms } from './util';
 /** Skill 86: Order of Operations All. */
 export const orderOfOperations: ItemGenerator = {
   skillId: 86,
+  levels: ['Sum and product without parentheses', 'Parentheses, product and difference', 'Power, product, quotient, sum and difference'],
   generate(rng: Rng, level: Level): ItemContent {
     if (level === 1) {
       const a = rng.int(2, 20), b = rng.int(2, 9), c = rng.int(2, 9);
       const ans = a + b * c;
       return {
-        stem: `Evaluate ${a} + ${b} × ${c}.`,
+        stem: `Evaluate $${a} + ${b} \\times ${c}$.`,
         answerKind: 'number',
         answer: String(ans),
         accepted: [],
@@ -24,7 +25,7 @@ export const orderOfOperations: ItemGenerator = {
       const a = rng.int(2, 12), b = rng.int(2, 12), c = rng.int(2, 6), d = rng.int(1, 20);
       const ans = (a + b) * c - d;
       return {
-        stem: `Evaluate (${a} + ${b}) × ${c} - ${d}.`,
+        stem: `Evaluate $(${a} + ${b}) \\times ${c} - ${d}$.`,
         answerKind: 'number',
         answer: String(ans),
         accepted: [],
@@ -41,7 +42,7 @@ export const orderOfOperations: ItemGenerator = {
     const d = e * q;
     const ans = a + b * b * c - d / e;
     return {
-      stem: `Evaluate ${a} + ${b}^2 × ${c} - ${d} ÷ ${e}.`,
+      stem: `Evaluate $${a} + ${b}^{2} \\times ${c} - ${d} \\div ${e}$.`,
       answerKind: 'number',
       answer: String(ans),
       accepted: [],
@@ -63,6 +64,7 @@ export const orderOfOperations: ItemGenerator = {
 /** Skill 87: Equation Solving Two or Fewer Steps. */
 export const equationTwoSteps: ItemGenerator = {
   skillId: 87,
+  levels: ['One step: x + a = b', 'One step: ax = b (a may be negative)', 'Two steps: ax + b = c'],
   generate(rng: Rng, level: Level): ItemContent {
     const x = rng.int(-12, 15) || 7;
     const forms = (v: number) => ({ numeric: intForms(v), phrases: [`x = ${v}`, `x=${v}`] });
@@ -70,7 +72,7 @@ export const equationTwoSteps: ItemGenerator = {
       const a = rng.int(2, 25);
       const b = x + a;
       return {
-        stem: `Solve for x: x + ${a} = ${b}`,
+        stem: `Solve for $x$: $x + ${a} = ${b}$`,
         answerKind: 'number',
         answer: String(x),
         accepted: [`x = ${x}`],
@@ -84,7 +86,7 @@ export const equationTwoSteps: ItemGenerator = {
       const a = rng.int(2, 9) * (rng.chance(0.3) ? -1 : 1);
       const b = a * x;
       return {
-        stem: `Solve for x: ${a}x = ${b}`,
+        stem: `Solve for $x$: $${a}x = ${b}$`,
         answerKind: 'number',
         answer: String(x),
         accepted: [`x = ${x}`],
@@ -102,7 +104,7 @@ export const equationTwoSteps: ItemGenerator = {
     const c = a * x + b;
     const bTxt = b < 0 ? `- ${-b}` : `+ ${b}`;
     return {
-      stem: `Solve for x: ${a}x ${bTxt} = ${c}`,
+      stem: `Solve for $x$: $${a}x ${bTxt} = ${c}$`,
       answerKind: 'number',
       answer: String(x),
       accepted: [`x = ${x}`],
@@ -121,6 +123,7 @@ export const equationTwoSteps: ItemGenerator = {
 /** Skill 44: Percent Of. */
 export const percentOf: ItemGenerator = {
   skillId: 44,
+  levels: ['10%, 25% or 50% of a number', '20%–75% of a number', '5%, 12.5%, 15%, 35% or 45% of a number (decimal answers)'],
   generate(rng: Rng, level: Level): ItemContent {
     const pct = level === 1 ? rng.pick([10, 25, 50]) : level === 2 ? rng.pick([20, 30, 40, 60, 75]) : rng.pick([5, 15, 35, 45, 12.5]);
     const base = level === 1 ? rng.int(2, 20) * 4 * 5 : level === 2 ? rng.int(2, 30) * 20 : rng.int(2, 40) * 8;

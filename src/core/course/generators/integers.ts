@@ -5,13 +5,14 @@ import { distinctWrong, intForms, nonZero, paren } from './util';
 /** Skill 68: Addition and Subtraction Integers. */
 export const addSubIntegers: ItemGenerator = {
   skillId: 68,
+  levels: ['Add a positive and a negative integer', 'Subtract integers (either sign)', 'Three integers with subtraction and addition'],
   generate(rng: Rng, level: Level): ItemContent {
     if (level === 1) {
       const a = nonZero(rng, -12, 12);
       const b = a < 0 ? rng.int(1, 12) : -rng.int(1, 12);
       const ans = a + b;
       return {
-        stem: `What is ${a} + ${paren(b)}?`,
+        stem: `What is $${a} + ${paren(b)}$?`,
         answerKind: 'number',
         answer: String(ans),
         accepted: [],
@@ -37,7 +38,7 @@ export const addSubIntegers: ItemGenerator = {
       const b = nonZero(rng, -20, 20);
       const ans = a - b;
       return {
-        stem: `What is ${a} - ${paren(b)}?`,
+        stem: `What is $${a} - ${paren(b)}$?`,
         answerKind: 'number',
         answer: String(ans),
         accepted: [],
@@ -63,7 +64,7 @@ export const addSubIntegers: ItemGenerator = {
     const c = nonZero(rng, -30, 30);
     const ans = a - b + c;
     return {
-      stem: `What is ${a} - ${paren(b)} + ${paren(c)}?`,
+      stem: `What is $${a} - ${paren(b)} + ${paren(c)}$?`,
       answerKind: 'number',
       answer: String(ans),
       accepted: [],
@@ -89,6 +90,7 @@ export const addSubIntegers: ItemGenerator = {
 /** Skill 70: Multiplication and Division Integers. */
 export const mulDivIntegers: ItemGenerator = {
   skillId: 70,
+  levels: ['Multiply two integers', 'Divide integers', 'Product of three integers'],
   generate(rng: Rng, level: Level): ItemContent {
     const signRule = 'Same signs give a positive result; different signs give a negative result.';
     if (level === 1) {
@@ -96,7 +98,7 @@ export const mulDivIntegers: ItemGenerator = {
       const b = nonZero(rng, -9, 9) * (a > 0 ? -1 : 1) * (rng.chance(0.3) ? -1 : 1);
       const ans = a * b;
       return {
-        stem: `What is ${a} × ${paren(b)}?`,
+        stem: `What is $${a} \\times ${paren(b)}$?`,
         answerKind: 'number',
         answer: String(ans),
         accepted: [],
@@ -114,7 +116,7 @@ export const mulDivIntegers: ItemGenerator = {
       const b = nonZero(rng, -9, 9);
       const a = q * b;
       return {
-        stem: `What is ${a} ÷ ${paren(b)}?`,
+        stem: `What is $${a} \\div ${paren(b)}$?`,
         answerKind: 'number',
         answer: String(q),
         accepted: [],
@@ -132,7 +134,7 @@ export const mulDivIntegers: ItemGenerator = {
     const c = nonZero(rng, -5, 5);
     const ans = a * b * c;
     return {
-      stem: `What is ${a} × ${paren(b)} × ${paren(c)}?`,
+      stem: `What is $${a} \\times ${paren(b)} \\times ${paren(c)}$?`,
       answerKind: 'number',
       answer: String(ans),
       accepted: [],
