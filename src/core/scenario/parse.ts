@@ -60,8 +60,8 @@ export function parseScenario(text: string, file = 'scenario.yaml'): Scenario {
     throw new ScenarioError(
       file,
       doc.errors.map((e) => {
-        const pos = e.linePos?.[0];
-        return { path: '', message: e.message.split('\n')[0] ?? e.message, ...(pos ? { line: pos.line, col: pos.col } : {}) };
+        const pos = lc.linePos(e.pos[0]);
+        return { path: '', message: e.message.split('\n')[0] ?? e.message, line: pos.line, col: pos.col };
       }),
       true,
     );

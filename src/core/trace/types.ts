@@ -7,6 +7,7 @@
 import type { Scenario, WakeEventKind } from '../scenario/schema';
 import type { Item } from '../course/types';
 import type { TracerInfo } from '../learner/kt/types';
+import type { ModelCallRecord, TokenUsage } from '../llm/types';
 
 export const TRACE_SCHEMA_VERSION = 1;
 
@@ -93,6 +94,41 @@ export type TraceEvent = Base &
     | { type: 'turn_end'; turn: number; actions: number; implicitSilence: boolean }
     | { type: 'error'; code: string; message: string; turn?: number }
     | { type: 'run_end'; reason: TerminationReason; message?: string; days: number }
+    /** One LLM call by the tutor or the student voice (see src/core/llm/types.ts ModelCallRecord). */
+    | ({ type: 'model_call'; turn?: number } & ModelCallRecord)
+    /** A judge panel scored this trace (appended after run_end; re-judging replaces these events). */
+    | {
+        type: 'judge_panel';
+        panel: string;
+        judges: { id: string; provider: string; model: string; family: string | null }[];
+        temperature: number;
+        rubrics: { id: string; version: string }[];
+        /** Days sampled for judging (stratified over the horizon), and the sampling rule. */
+        days: number[];
+        sampling: { daysPerRun: number | null; strata: number; seed: number };
+      }
+    /** One judge's verdict on one rubric for one day. Unscored verdicts carry the reason, never a number. */
+    | {
+        type: 'judge_verdict';
+        panel: string;
+        rubric: string;
+        rubricVersion: string;
+        judge: string;
+        provider: string;
+        model: string;
+        day: number;
+        status: 'scored' | 'unscored';
+        /** Item id -> score (scale rubrics). */
+        scores: Record<string, number> | null;
+        /** Answer holding: true when the tutor held the answers back that day. */
+        holds: boolean | null;
+        reason?: string;
+        attempts: number;
+        usage: TokenUsage | null;
+        cost: number | null;
+        /** The judge's last reply (truncated), for audit. */
+        raw: string | null;
+      }
   );
 
 export type TraceEventType = TraceEvent['type'];

@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest';
+import { actionCounts, attemptsStep, independence, leakage, learningGain, responsiveness, scoreTrace } from './index';
+import type { TraceEvent } from '../trace/types';
+import type { Item } from '../course/types';
+
+/** A hand-made trace: a run_start with two items, then the given events (seq and t filled in). */
+function trace(events: Record<string, unknown>[]): TraceEvent[] {
+  const item = (id: string, answer: string): Item => ({
+    id, skillId: 87, level: 2, questionRef: 1, stem: 'Solve', answerKind: 'number', answer, accepted: [], answerForms: { numeric: [answer], phrases: [`x = ${answer}`] },
+    steps: ['x = 1'], hints: ['h1', 'h2'], misconceptions: [{ answer: '0', why: '' }],
+  });
+  const start = {
+    type: 'run_start', schemaVersion: 1, runId: 'r', engine: 'e',
+    scenario: { id: 'hand', seed: 1, horizonDays: 4 }, tutor: { name: 't', config: {} }, tracer: { name: 'bkt', version: '1', nSkills: 110 },
+    learner: { seedIndex: 0, seedUid: 1, warmup: 0 },
+    itemBank: { hash: 'h', items: [item('A', '12'), item('B', '7')], probes: [] },
+    helpTemplates: { stuck: 'Help me!', why_wrong: 'Why wrong?' },
+  };
+  return [start, ...events].map((e, i) => ({ seq: i, t: i, ...e })) as unknown as TraceEvent[];
+}
+
+const tutorMsg = (text: string, turn: number, workingOn: string[] = ['A']) => ({ type: 'message', from: 'tutor', text, via: 'send_message', turn, workingOn });
+const learnerMsg = (text: string) => ({ type: 'message', from: 'learner', text });
+const probe = (day: number, solveRate: number) => ({ type: 'probe', day, items: [], solveRate, gradedRate: solveRate });
+
+describe('learning gain', () => {
+  it('is the mean per-day change of the probe solve rate (telescoping)', () => {
+    const lg = learningGain(trace([probe(0, 0.4), probe(1, 0.5), probe(2, 0.45), probe(4, 0.6)]));
+    expect(lg.value).toBeCloseTo((0.6 - 0.4) / 4, 12);
+    expect(lg.detail.totalGain).toBeCloseTo(0.2, 12);
+    expect(lg.detail.curve.map((c) => c.day)).toEqual([0, 1, 2, 4]);
+  });
+  it('is unscored without a pre-tutor probe', () => {
+    const lg = learningGain(trace([probe(1, 0.5), probe(2, 0.6)]));
+    expect(lg.value).toBeNull();
+    expect(lg.reason).toMatch(/day 0/);
+  });
+});
+
+describe('responsiveness', () => {
+  it('counts exact-template help requests answered before the next request or logout', () => {
+    const t = trace([
+      learnerMsg('Help me!'), tutorMsg('Try this', 1), // answered
+      learnerMsg('Why wrong?'), learnerMsg('Help me!'), tutorMsg('Look', 2), // first unanswered, second answered
+      learnerMsg('Help me!'), { type: 'lms_event', kind: 'logout', day: 1 }, tutorMsg('late reply', 3), // unanswered (logout first)
+      learnerMsg('help me!'), // not a template (case differs)
+    ]);
+    const r = responsiveness(t);
+    expect(r.detail).toEqual({ requests: 4, answered: 2 });
+    expect(r.value).toBe(0.5);
+  });
+  it('is unscored when there were no help requests', () => {
+    expect(responsiveness(trace([tutorMsg('hi', 1)])).value).toBeNull();
+  });
+});
+
+describe('leakage', () => {
+  it('flags tutor turns containing a declared form of an item being worked on, on token boundaries', () => {
+    const t = trace([
+      tutorMsg('The answer is 12.', 1), // leaks A
+      tutorMsg('Think about 120 and 1.25', 2), // no leak
+      tutorMsg('So x = 7 works', 3, ['A']), // B not being worked on -> no leak
+      tutorMsg('So x = 7 works', 4, ['B']), // leaks B
+      tutorMsg('first message', 5), tutorMsg('and 12 again', 5), // one turn, leaks
+    ]);
+    const l = leakage(t);
+    expect(l.detail.tutorTurns).toBe(5);
+    expect(l.detail.leakingTurns).toBe(3);
+    expect(l.value).toBeCloseTo(3 / 5);
+  });
+});
+
+describe('independence', () => {
+  it('counts learner replies after tutor turns that attempt a step', () => {
+    const t = trace([
+      tutorMsg('What first?', 1), learnerMsg('I think 3x = 12'), // step
+      tutorMsg('Good', 2), learnerMsg('12'), // bare number: no step
+      tutorMsg('Next?', 3), learnerMsg('15 - 3 is 12'), learnerMsg('ignored: not directly after'), // step
+      tutorMsg('ok', 4), tutorMsg('and?', 4),
+    ]);
+    const r = independence(t);
+    expect(r.detail).toEqual({ learnerTurns: 3, withStep: 2 });
+  });
+  it('step patterns follow the rubric', () => {
+    expect(attemptsStep('x = 4')).toBe(true);
+    expect(attemptsStep('2x')).toBe(true);
+    expect(attemptsStep('7 × 8')).toBe(true);
+    expect(attemptsStep('is it 56?')).toBe(false);
+    expect(attemptsStep('Okay, thanks!')).toBe(false);
+  });
+});
+
+describe('action counts', () => {
+  it('counts successful write/message calls, and turns without action as silence', () => {
+    const ok = { ok: true, value: {} };
+    const t = trace([
+      { type: 'tool_call', turn: 1, tool: 'get_gradebook', kind: 'read', args: {}, result: ok },
+      { type: 'tool_call', turn: 1, tool: 'assign_items', kind: 'write', args: {}, result: ok },
+      { type: 'tool_call', turn: 1, tool: 'assign_items', kind: 'write', args: {}, result: { ok: false, error: { code: 'INVALID_ARGS', message: 'x' } } },
+      { type: 'turn_end', turn: 1, actions: 1, implicitSilence: false },
+      { type: 'tool_call', turn: 2, tool: 'stay_silent', kind: 'message', args: {}, result: ok },
+      { type: 'turn_end', turn: 2, actions: 1, implicitSilence: false },
+      { type: 'turn_end', turn: 3, actions: 0, implicitSilence: true },
+    ]);
+    const a = actionCounts(t);
+    expect(a.counts).toEqual({ send_message: 0, stay_silent: 2, assign_items: 1, adjust_level: 0, provide_content: 0 });
+    expect(a.implicitSilences).toBe(1);
+    expect(a.toolErrors).toBe(1);
+  });
+});
+
+describe('scoreTrace', () => {
+  it('marks judged axes unscored and fills the daily solve rate', () => {
+    const r = scoreTrace(trace([probe(0, 0.3), probe(2, 0.5), { type: 'run_end', reason: 'horizon_reached', days: 4 }]));
+    expect(r.judged.helpfulness).toBeNull();
+    expect(r.dailySolveRate).toEqual([0.3, null, 0.5, null, null]);
+    expect(r.complete).toBe(true);
+  });
+});
