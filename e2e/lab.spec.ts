@@ -24,6 +24,14 @@ test('run the default scenario with the planner, see chart and axes, reload, exp
   await expect(table.locator('[data-axis="II. Responsiveness"]')).toContainText('%');
   await expect(table.locator('[data-axis="Answer leakage"]')).toHaveText('0.0%');
   await expect(table.locator('[data-axis="III. Helpfulness"]')).toHaveText('unscored');
+  // The transcript shows what tutor and learner did on a day.
+  await page.getByText('Transcript: what the tutor and the learner did').click();
+  const transcript = page.getByRole('region', { name: 'Transcript' });
+  // Day 1 of seed 42 has the learner skip the block; step forward to the first day with tutor messages.
+  for (let i = 0; i < 5 && (await transcript.locator('.row.msg.tutor').count()) === 0; i++) await transcript.getByRole('button', { name: 'Next day' }).click();
+  await expect(transcript.locator('.row.msg.tutor').first()).toBeVisible();
+  await transcript.getByLabel('tool calls').check();
+  await expect(transcript.locator('.row.tool').first()).toBeVisible();
   await page.screenshot({ path: 'test-results/lab-after-run.png', fullPage: true });
 
   // Still there after a reload.
