@@ -181,3 +181,15 @@ describe('math text and leak matching', () => {
     expect(findAnswerForms('so x = 12 or 2x = 1 or x = 1.5', forms)).toEqual([]);
   });
 });
+
+describe('mixed numbers in LaTeX', () => {
+  it('keeps the whole part apart', () => {
+    expect(toPlain('$2\\frac{3}{4}$')).toBe('2 3/4');
+  });
+});
+describe('fractions next to × and ÷', () => {
+  it('keep their grouping in plain text', () => {
+    expect(toPlain('$-\\frac{1}{4} \\div \\frac{3}{2}$')).toBe('-(1/4) ÷ (3/2)');
+    expect(toPlain('$\\frac{1}{4} + \\frac{3}{2}$')).toBe('1/4 + 3/2');
+  });
+});

@@ -54,7 +54,8 @@ const needsParens = (s: string) => !/^[\w.π√]+$/.test(s);
 
 /** Converts one LaTeX math fragment (without the $ delimiters) to plain text. */
 export function texToPlain(tex: string): string {
-  let s = tex;
+  // A mixed number 1\frac{3}{4} reads "1 3/4", not "13/4".
+  let s = tex.replace(/(\d)\s*(\\[dt]?frac)/g, '$1 $2');
   // \frac{a}{b} and \dfrac / \tfrac, innermost first.
   for (let guard = 0; guard < 50; guard++) {
     const m = /\\[dt]?frac\s*\{/.exec(s);
@@ -65,7 +66,12 @@ export function texToPlain(tex: string): string {
     const bEnd = groupEnd(s, aEnd);
     const a = texToPlain(s.slice(aStart + 1, aEnd - 1));
     const b = texToPlain(s.slice(aEnd + 1, bEnd - 1));
-    s = s.slice(0, m.index) + `${needsParens(a) ? `(${a})` : a}/${needsParens(b) ? `(${b})` : b}` + s.slice(bEnd);
+    // Next to × or ÷ a fraction keeps its grouping in plain text: (1/4) ÷ (3/2).
+    const before = s.slice(0, m.index).replace(/[-\s]+$/, '');
+    const after = s.slice(bEnd).trimStart();
+    const grouped = /(?:\\times|\\div|\\cdot)$/.test(before) || /^(?:\\times|\\div|\\cdot)/.test(after);
+    const f = `${needsParens(a) ? `(${a})` : a}/${needsParens(b) ? `(${b})` : b}`;
+    s = s.slice(0, m.index) + (grouped ? `(${f})` : f) + s.slice(bEnd);
   }
   for (let guard = 0; guard < 50; guard++) {
     const m = /\\sqrt\s*\{/.exec(s);
