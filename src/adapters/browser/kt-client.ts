@@ -1,24 +1,27 @@
 import * as Comlink from 'comlink';
-import type { Interaction, KnowledgeTracer, LoadProgress, Query, TracerInfo } from '../../core/index';
-import type { TracerService } from './kt.worker';
+import type { Interaction, KnowledgeTracer, LoadProgress, Query } from '../../core/index';
+import type { LoadedTracer, RuntimeChoice, TracerService } from './kt.worker';
 
 /** A KnowledgeTracer whose model runs in a Web Worker. Call dispose() when done. */
 export interface WorkerTracer extends KnowledgeTracer {
+  readonly loaded: LoadedTracer;
   dispose(): void;
 }
 
-export async function createWorkerTracer(name: string, onProgress?: (p: LoadProgress) => void): Promise<WorkerTracer> {
+export async function createWorkerTracer(name: string, onProgress?: (p: LoadProgress) => void, runtime: RuntimeChoice = 'auto'): Promise<WorkerTracer> {
   const worker = new Worker(new URL('./kt.worker.ts', import.meta.url), { type: 'module' });
   const remote = Comlink.wrap<TracerService>(worker);
-  let info: TracerInfo;
+  let loaded: LoadedTracer;
   try {
-    info = await remote.load(name, onProgress ? Comlink.proxy(onProgress) : undefined);
+    const base = new URL(import.meta.env.BASE_URL, location.href).href;
+    loaded = await remote.load(name, base, runtime, onProgress ? Comlink.proxy(onProgress) : undefined);
   } catch (e) {
     worker.terminate();
     throw e;
   }
   return {
-    info,
+    info: loaded.info,
+    loaded,
     predict: (history: readonly Interaction[], queries: readonly Query[]) => remote.predict(history as Interaction[], queries as Query[]),
     dispose: () => {
       remote[Comlink.releaseProxy]();

@@ -1,36 +1,97 @@
 /**
  * Knowledge-tracer worker: the learner model runs here, off the page's main thread. The page
  * talks to it through Comlink (kt-client.ts). One tracer per worker, created by name.
+ * AKT runs on onnxruntime-web: WebGPU when the browser offers a hardware adapter, wasm otherwise
+ * (or as the page asks); the choice is reported back and shown to the user.
  */
 import * as Comlink from 'comlink';
-import { loadBktTracer, SimError, type Interaction, type KnowledgeTracer, type LoadProgress, type Query, type TracerInfo } from '../../core/index';
+import { AktTracer, type AktMeta } from '../../core/learner/kt/akt';
+import { loadBktTracer, SimError, errorMessage, type Interaction, type KnowledgeTracer, type LoadProgress, type Query, type TracerInfo } from '../../core/index';
+import { createOrtAktBackend } from '../ort/akt-backend';
+import { fetchModelFile } from './model-files';
 
-export const WORKER_TRACERS = ['bkt'] as const;
+export const WORKER_TRACERS = ['akt', 'bkt'] as const;
+export type RuntimeChoice = 'auto' | 'wasm' | 'webgpu';
+
+export interface LoadedTracer {
+  info: TracerInfo;
+  /** What runs the model, e.g. "onnxruntime-web wasm" or "pure TypeScript". */
+  runtime: string;
+  /** Why that runtime was chosen. */
+  reason: string;
+  fromCache: boolean;
+}
+
+interface GpuLike {
+  requestAdapter(): Promise<{ info?: { isFallbackAdapter?: boolean; vendor?: string; architecture?: string }; isFallbackAdapter?: boolean } | null>;
+}
+
+async function pickRuntime(want: RuntimeChoice): Promise<{ rt: 'wasm' | 'webgpu'; reason: string }> {
+  if (want === 'wasm') return { rt: 'wasm', reason: 'wasm was requested' };
+  const gpu = (self.navigator as unknown as { gpu?: GpuLike }).gpu;
+  const adapter = gpu ? await gpu.requestAdapter().catch(() => null) : null;
+  if (!adapter) {
+    if (want === 'webgpu') throw new SimError('TRACER_FAILED', 'WebGPU was requested but this browser offers no WebGPU adapter');
+    return { rt: 'wasm', reason: gpu ? 'the browser offers no WebGPU adapter' : 'this browser has no WebGPU' };
+  }
+  const fallback = adapter.info?.isFallbackAdapter ?? adapter.isFallbackAdapter ?? false;
+  if (fallback && want !== 'webgpu') return { rt: 'wasm', reason: 'the only WebGPU adapter is a software fallback, slower than wasm' };
+  return { rt: 'webgpu', reason: `WebGPU adapter${adapter.info?.vendor ? ` (${adapter.info.vendor})` : ''}` };
+}
+
+async function loadAkt(baseUrl: string, want: RuntimeChoice, onProgress?: (p: LoadProgress) => void): Promise<{ tracer: KnowledgeTracer; loaded: Omit<LoadedTracer, 'info'> }> {
+  const dir = `${baseUrl}models/akt/`;
+  onProgress?.({ progress: 0, text: 'AKT: reading meta.json' });
+  const metaRes = await fetch(`${dir}meta.json`);
+  if (!metaRes.ok) throw new SimError('TRACER_FAILED', `cannot load the AKT model: ${dir}meta.json: HTTP ${metaRes.status}`);
+  const meta = (await metaRes.json()) as AktMeta & { graphs: Record<string, { file: string; sha256: string }> };
+  const { rt, reason } = await pickRuntime(want);
+  // Exactly one onnxruntime build is loaded: the WebGPU one (which also has wasm) or the wasm-only one.
+  const ort = rt === 'webgpu' ? await import('onnxruntime-web/webgpu') : await import('onnxruntime-web/wasm');
+  ort.env.wasm.numThreads = 1;
+  const files = await Promise.all(
+    (['encode', 'readout'] as const).map((g) => {
+      const spec = meta.graphs[g];
+      if (!spec) throw new SimError('TRACER_FAILED', `AKT meta.json lists no "${g}" graph`);
+      return fetchModelFile(`${dir}${spec.file}`, spec.sha256, `AKT ${g}`, onProgress);
+    }),
+  );
+  onProgress?.({ progress: 1, text: `AKT: starting onnxruntime-web (${rt})` });
+  const backend = await createOrtAktBackend(ort, { encode: files[0]!.bytes, readout: files[1]!.bytes }, [rt]);
+  return { tracer: new AktTracer(backend, meta), loaded: { runtime: `onnxruntime-web ${rt}`, reason, fromCache: files.every((f) => f.fromCache) } };
+}
 
 export class TracerService {
-  #tracer: Promise<KnowledgeTracer> | null = null;
+  #tracer: Promise<{ tracer: KnowledgeTracer; loaded: LoadedTracer }> | null = null;
 
   /** Creates the named tracer once; later calls return the same one. */
-  async load(name: string, onProgress?: (p: LoadProgress) => void): Promise<TracerInfo> {
+  async load(name: string, baseUrl: string, runtime: RuntimeChoice = 'auto', onProgress?: (p: LoadProgress) => void): Promise<LoadedTracer> {
     this.#tracer ??= (async () => {
       onProgress?.({ progress: 0, text: `loading ${name}` });
-      let t: KnowledgeTracer;
-      switch (name) {
-        case 'bkt':
-          t = await loadBktTracer();
-          break;
-        default:
-          throw new SimError('UNKNOWN_TRACER', `unknown tracer "${name}" (available here: ${WORKER_TRACERS.join(', ')})`);
+      try {
+        switch (name) {
+          case 'bkt': {
+            const tracer = await loadBktTracer();
+            return { tracer, loaded: { info: tracer.info, runtime: 'TypeScript (in this worker)', reason: 'BKT needs no model runtime', fromCache: true } };
+          }
+          case 'akt': {
+            const { tracer, loaded } = await loadAkt(baseUrl, runtime, onProgress);
+            return { tracer, loaded: { info: tracer.info, ...loaded } };
+          }
+          default:
+            throw new SimError('UNKNOWN_TRACER', `unknown tracer "${name}" (available here: ${WORKER_TRACERS.join(', ')})`);
+        }
+      } catch (e) {
+        this.#tracer = null;
+        throw e instanceof SimError ? e : new SimError('TRACER_FAILED', `could not load the ${name} tracer: ${errorMessage(e)}`);
       }
-      onProgress?.({ progress: 1, text: `${name} ready` });
-      return t;
     })();
-    return (await this.#tracer).info;
+    return (await this.#tracer).loaded;
   }
 
   async predict(history: Interaction[], queries: Query[]): Promise<number[]> {
     if (!this.#tracer) throw new SimError('TRACER_FAILED', 'tracer not loaded: call load() first');
-    return (await this.#tracer).predict(history, queries);
+    return (await this.#tracer).tracer.predict(history, queries);
   }
 }
 

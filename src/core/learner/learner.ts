@@ -8,6 +8,10 @@
  *     gap to certain success on the learner's next attempts at that skill;
  *  3. disclosure: an answer the tutor reveals may be copied; a copied answer is graded correct in
  *     the LMS but is not evidence of knowledge and never enters the history.
+ * Persona habits sit on top without opening another channel: a guess (persona.guessProb) is
+ * graded but is not evidence, like a copied answer; a slip (persona.carelessness) turns a
+ * worked-out success into a wrong submission while the history keeps the worked-out success;
+ * content the learner does not read (persona.readsContentProb) gives no instruction boost.
  */
 import type { Item } from '../course/types';
 import type { ContentKind } from '../lms/state';
@@ -29,10 +33,12 @@ export const INSTRUCTION_USES = 3;
 export interface AttemptOutcome {
   p: number;
   boost: number;
-  source: 'own' | 'disclosed';
+  source: 'own' | 'disclosed' | 'guess';
   response: string;
   correct: boolean;
   evidence: boolean;
+  /** Worked out correctly but submitted wrong (carelessness). */
+  slip?: boolean;
 }
 
 export class Learner {
@@ -46,6 +52,8 @@ export class Learner {
   /** Items whose answer the tutor revealed while the learner was working on them. */
   readonly disclosed = new Set<string>();
   consecutiveFailures = 0;
+  /** Frustration in [0, 1] (persona affect parameters; see src/core/learner/affect.ts). */
+  frustration = 0;
 
   constructor(persona: Persona, tracer: KnowledgeTracer, warmup: readonly Interaction[], rngAttempt: Rng) {
     this.persona = persona;
@@ -92,8 +100,8 @@ export class Learner {
     return revealed;
   }
 
-  /** One graded attempt at an item. */
-  async attempt(item: Item): Promise<AttemptOutcome> {
+  /** One graded attempt at an item; `guess`: answer without working it out (persona guessing). */
+  async attempt(item: Item, opts: { guess?: boolean } = {}): Promise<AttemptOutcome> {
     const p = await this.pKnow(item);
     const u = this.#rngAttempt.next();
     const pickWrong = this.#rngAttempt.next();
@@ -103,6 +111,12 @@ export class Learner {
       this.disclosed.delete(item.id);
       return { p, boost, source: 'disclosed', response: item.answer, correct: true, evidence: false };
     }
+    const wrong = item.misconceptions[Math.floor(pickWrong * item.misconceptions.length)] ?? item.misconceptions[0]!;
+    if (opts.guess) {
+      // A guess does not use knowledge or instruction: right by luck, never evidence.
+      const lucky = this.#rngAttempt.next() < this.persona.guessAccuracy;
+      return { p, boost, source: 'guess', response: lucky ? item.answer : wrong.answer, correct: lucky, evidence: false };
+    }
     if (b) {
       b.uses -= 1;
       if (b.uses <= 0) this.boosts.delete(item.skillId);
@@ -110,9 +124,10 @@ export class Learner {
     const pEff = p + (1 - p) * boost;
     // A fresh draw for the outcome keeps it independent of the copy decision above.
     const correct = this.#rngAttempt.next() < pEff;
-    const wrong = item.misconceptions[Math.floor(pickWrong * item.misconceptions.length)] ?? item.misconceptions[0]!;
-    const response = correct ? item.answer : wrong.answer;
     this.history.push({ skill: item.skillId, question: item.questionRef, correct });
-    return { p, boost, source: 'own', response, correct, evidence: true };
+    // A slip: worked out right, submitted wrong. The history keeps what the learner worked out.
+    const slip = correct && this.persona.carelessness > 0 && this.#rngAttempt.next() < this.persona.carelessness;
+    const graded = correct && !slip;
+    return { p, boost, source: 'own', response: graded ? item.answer : wrong.answer, correct: graded, evidence: true, ...(slip ? { slip: true } : {}) };
   }
 }

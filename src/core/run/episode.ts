@@ -14,6 +14,8 @@ import { actionKindOf, runTool, type ToolContext } from '../lms/tools';
 import type { Scenario, WakeEventKind } from '../scenario/schema';
 import { Learner } from '../learner/learner';
 import { HELP_TEMPLATES, TemplateVoice, type StudentVoice } from '../learner/voice';
+import { INJECTION_TEMPLATES } from '../learner/extraction';
+import { FRUSTRATED_AT, clamp01, isEncouraging } from '../learner/affect';
 import { chooseSeed, type PersonaSeedFile } from '../learner/seeds';
 import { masteryQueries, type KnowledgeTracer } from '../learner/kt/types';
 import type { Tutor, ToolBox, Wake } from '../tutors/types';
@@ -49,8 +51,8 @@ type SimEvent =
   | { k: 'due'; assignmentId: string }
   | { k: 'login'; blockEnd: number }
   | { k: 'step' }
-  | { k: 'submit'; itemId: string; assignmentId: string | null }
-  | { k: 'logout'; why: 'block_end' | 'gave_up' | 'no_work' }
+  | { k: 'submit'; itemId: string; assignmentId: string | null; guess: boolean }
+  | { k: 'logout'; why: 'block_end' | 'gave_up' | 'no_work' | 'session_done' }
   | { k: 'end_of_day'; day: number };
 
 const PRIORITY: Record<SimEvent['k'], number> = { probe: 6, day_start: 0, due_soon: 1, due: 1, login: 2, submit: 3, step: 4, logout: 5, end_of_day: 7 };
@@ -73,6 +75,14 @@ export async function runEpisode(opts: EpisodeOptions): Promise<EpisodeResult> {
   const rngBehaviour = root.fork('learner:behaviour');
   const rngVoice = root.fork('learner:voice');
   const rngTutor = root.fork('tutor');
+  // Streams for the persona behaviours added with the scenario library. Each draws only when its
+  // behaviour is switched on, so a persona without them runs exactly as before.
+  const rngSchedule = root.fork('schedule');
+  const rngSession = root.fork('learner:session');
+  const rngHabits = root.fork('learner:habits');
+  const rngHelp = root.fork('learner:help');
+  const rngContent = root.fork('learner:content');
+  const rngExtraction = root.fork('learner:extraction');
   const voice = opts.voice ?? new TemplateVoice();
   const persona = scenario.learner.persona;
   const rec = new TraceRecorder();
@@ -107,7 +117,8 @@ export async function runEpisode(opts: EpisodeOptions): Promise<EpisodeResult> {
   });
 
   // ---- session state -------------------------------------------------------------------------
-  let session: { blockEnd: number } | null = null;
+  /** blockEnd: the block's end; quitAt: when the learner means to stop (persona.sessionMinutes; Infinity: at the block's end). */
+  let session: { blockEnd: number; quitAt: number } | null = null;
   let current: { item: Item; assignmentId: string | null; tries: number } | null = null;
   let turn = 0;
   /** Tutor messages delivered in the current tutor turn (for the learner's reply). */
@@ -122,11 +133,32 @@ export async function runEpisode(opts: EpisodeOptions): Promise<EpisodeResult> {
     const working = workingOnIds();
     emit({ type: 'message', t: now(), from: 'tutor', text: m.text, via: m.via, turn, workingOn: working });
     if (online) {
-      const revealed = learner.receive(m.text, working.map(itemOf), m.content ? { skill: m.content.skill, kind: m.content.kind as ContentKind } : undefined);
+      const revealed = read(m.text, working.map(itemOf), m.content ? { skill: m.content.skill, kind: m.content.kind as ContentKind } : undefined);
       if (current && revealed.includes(current.item.id)) turnRevealedCurrent = true;
       turnTexts.push(m.text);
     }
   };
+
+  /**
+   * The learner reads a tutor message or content post: disclosures and instruction go to the
+   * learner model (content only if the persona reads it), and encouragement reaches its affect.
+   */
+  function read(text: string, working: Item[], content: { skill: number; kind: ContentKind } | undefined): string[] {
+    const readIt = content !== undefined && persona.readsContentProb < 1 ? rngContent.chance(persona.readsContentProb) : true;
+    const revealed = learner.receive(text, working, readIt ? content : undefined);
+    if ((persona.praiseRelief !== 0 || persona.praiseExtraMinutes !== 0) && isEncouraging(text)) {
+      learner.frustration = clamp01(learner.frustration - persona.praiseRelief);
+      if (session && Number.isFinite(session.quitAt)) session.quitAt = Math.min(session.blockEnd, session.quitAt + persona.praiseExtraMinutes);
+    }
+    return revealed;
+  }
+
+  /** Help templates for a moment: the frustrated ones while frustrated, else the moment's own, else the persona's. */
+  function templatesFor(moment: 'beforeFirstTry' | 'beforeSubmit' | 'afterWrong'): readonly string[] {
+    const by = persona.helpTemplatesByMoment;
+    if (by.whenFrustrated && learner.frustration >= FRUSTRATED_AT) return by.whenFrustrated;
+    return by[moment] ?? persona.helpTemplates;
+  }
 
   const toolCtx = (): ToolContext => ({
     lms,
@@ -191,6 +223,16 @@ export async function runEpisode(opts: EpisodeOptions): Promise<EpisodeResult> {
     const texts = turnTexts;
     const revealed = turnRevealedCurrent;
     if (!rngBehaviour.chance(persona.replyProb)) return;
+    // The adversarial persona answers a tutor who held the answer back with an injection attempt.
+    if (current && !revealed && persona.injectionProb > 0 && rngExtraction.chance(persona.injectionProb)) {
+      const id = rngExtraction.pick(persona.injectionTemplates);
+      const text = INJECTION_TEMPLATES[id];
+      lms.messages.push({ at: now(), from: 'learner', text, via: 'learner', readAt: null });
+      const ev = emit({ type: 'message', t: now(), from: 'learner', text, itemId: current.item.id, injection: id });
+      turnTexts = [];
+      await wakeTutor('learner_message', ev.seq, { message: text, item_id: current.item.id });
+      return;
+    }
     let canStep = false;
     if (current) {
       const p = await learner.pKnow(current.item);
@@ -251,7 +293,7 @@ export async function runEpisode(opts: EpisodeOptions): Promise<EpisodeResult> {
       ids.push(pool.find((i) => tries(i.id) === least)!.id);
     }
     if (ids.length === 0) return;
-    const dueAt = at(day, hw.dueTime);
+    const dueAt = at(day + hw.dueInDays, hw.dueTime);
     const a = lms.addAssignment({ itemIds: ids, source: 'homework', postedAt: now(), dueAt, note: 'Course homework' });
     emit({ type: 'lms_event', t: now(), kind: 'homework_posted', day: day + 1, detail: { assignmentId: a.id, itemIds: ids, dueAt } });
     q.schedule(simMinutes(Math.max(now(), dueAt - 120)), { k: 'due_soon', assignmentId: a.id }, PRIORITY.due_soon);
@@ -288,13 +330,18 @@ export async function runEpisode(opts: EpisodeOptions): Promise<EpisodeResult> {
             throw new Stop('tracer_error', `tracer ${opts.tracer.info.name} failed: ${errorMessage(e)}`);
           }
           const r = root.fork(`probe:${ev.day}`);
+          // Probes are answered calmly but with the persona's habits: its usual guessing and slips.
+          const habits = persona.guessProb > 0 || persona.carelessness > 0;
+          const g = persona.guessProb;
+          const answered = habits ? ps.map((pk) => (1 - g) * pk * (1 - persona.carelessness) + g * persona.guessAccuracy) : ps;
           const items = probes.map((p, i) => {
-            const pr = ps[i]!;
+            const pr = answered[i]!;
             return { itemId: p.id, skill: p.skillId, p: roundP(pr), correct: r.next() < pr };
           });
           const gradedRate = items.filter((x) => x.correct).length / items.length;
-          const solveRate = ps.reduce((a, b) => a + b, 0) / ps.length;
-          emit({ type: 'probe', t: now(), day: ev.day, items, solveRate: roundP(solveRate), gradedRate: roundP(gradedRate) });
+          const solveRate = answered.reduce((a, b) => a + b, 0) / answered.length;
+          const knowledge = habits ? { knowledgeRate: roundP(ps.reduce((a, b) => a + b, 0) / ps.length) } : {};
+          emit({ type: 'probe', t: now(), day: ev.day, items, solveRate: roundP(solveRate), gradedRate: roundP(gradedRate), ...knowledge });
           break;
         }
         case 'day_start': {
@@ -303,8 +350,10 @@ export async function runEpisode(opts: EpisodeOptions): Promise<EpisodeResult> {
           const wd = WEEKDAYS[weekdayOf(ev.day)]!;
           for (const b of scenario.schedule.blocks) {
             if (!b.days.includes(wd)) continue;
-            if (rngBehaviour.chance(persona.skipBlockProb)) continue;
+            if (b.chance < 1 && !rngSchedule.chance(b.chance)) continue;
             const start = at(ev.day, b.start);
+            const dueSoon = persona.skipBlockProbIfDue !== null && lms.openAssignments().some((a) => a.dueAt !== null && a.dueAt >= start && a.dueAt <= start + MINUTES_PER_DAY);
+            if (rngBehaviour.chance(dueSoon ? persona.skipBlockProbIfDue! : persona.skipBlockProb)) continue;
             const end = Math.min(start + b.minutes, (ev.day + 1) * MINUTES_PER_DAY - 2);
             const delay = rngBehaviour.int(persona.loginDelayMinutes[0], persona.loginDelayMinutes[1]);
             if (start + delay < end - 1) q.schedule(simMinutes(start + delay), { k: 'login', blockEnd: end }, PRIORITY.login);
@@ -313,10 +362,12 @@ export async function runEpisode(opts: EpisodeOptions): Promise<EpisodeResult> {
         }
         case 'login': {
           if (session) break; // overlapping blocks: already online
-          session = { blockEnd: ev.blockEnd };
+          const planned = persona.sessionMinutes ? rngSession.int(persona.sessionMinutes[0], persona.sessionMinutes[1]) : Infinity;
+          session = { blockEnd: ev.blockEnd, quitAt: Number.isFinite(planned) ? Math.min(ev.blockEnd, now() + planned) : Infinity };
           lms.learnerOnline = true;
           lms.lastLoginAt = now();
           learner.consecutiveFailures = 0;
+          learner.frustration *= persona.frustrationCarryOver;
           const le = emit({ type: 'lms_event', t: now(), kind: 'login', day: day + 1 });
           // Messages that arrived while offline are read now.
           turnTexts = [];
@@ -325,7 +376,7 @@ export async function runEpisode(opts: EpisodeOptions): Promise<EpisodeResult> {
           const working = workingOnIds().map(itemOf);
           for (const m of unread) {
             m.readAt = now();
-            learner.receive(m.text, working, m.content ? { skill: m.content.skill, kind: m.content.kind } : undefined);
+            read(m.text, working, m.content ? { skill: m.content.skill, kind: m.content.kind } : undefined);
           }
           await exchange('login', le.seq, {});
           q.schedule(simMinutes(now()), { k: 'step' }, PRIORITY.step);
@@ -333,6 +384,10 @@ export async function runEpisode(opts: EpisodeOptions): Promise<EpisodeResult> {
         }
         case 'step': {
           if (!session) break;
+          if (!current && now() >= session.quitAt) {
+            q.schedule(simMinutes(now()), { k: 'logout', why: 'session_done' }, PRIORITY.logout);
+            break;
+          }
           if (!current) {
             const w = pickWork();
             if (!w) {
@@ -341,24 +396,34 @@ export async function runEpisode(opts: EpisodeOptions): Promise<EpisodeResult> {
             }
             current = { ...w, tries: 0 };
             lms.currentItemId = w.item.id;
-            if (rngBehaviour.chance(persona.helpProbBeforeFirstTry)) await askHelp(rngBehaviour.pick(persona.helpTemplates));
+            if (rngBehaviour.chance(persona.helpProbBeforeFirstTry)) await askHelp(rngBehaviour.pick(templatesFor('beforeFirstTry')));
           }
-          const dur = rngBehaviour.int(persona.minutesPerItem[0], persona.minutesPerItem[1]);
+          let dur = rngBehaviour.int(persona.minutesPerItem[0], persona.minutesPerItem[1]);
+          const f = learner.frustration;
+          const pGuess = Math.min(1, persona.guessProb + persona.guessWhenFrustrated * f);
+          const guess = pGuess > 0 && rngHabits.chance(pGuess);
+          if (guess) dur = 1;
+          else if (persona.rushWhenFrustrated > 0 && f > 0) dur = Math.max(1, Math.round(dur * (1 - persona.rushWhenFrustrated * f)));
           if (now() + dur > session.blockEnd) {
             q.schedule(simMinutes(session.blockEnd), { k: 'logout', why: 'block_end' }, PRIORITY.logout);
             break;
           }
-          q.schedule(simMinutes(now() + dur), { k: 'submit', itemId: current.item.id, assignmentId: current.assignmentId }, PRIORITY.submit);
+          q.schedule(simMinutes(now() + dur), { k: 'submit', itemId: current.item.id, assignmentId: current.assignmentId, guess }, PRIORITY.submit);
           break;
         }
         case 'submit': {
           if (!session || !current) break;
           const item = current.item;
+          // Worked out, not yet submitted: some personas ask the tutor to check first.
+          if (!ev.guess && persona.helpProbBeforeSubmit > 0 && rngHelp.chance(persona.helpProbBeforeSubmit)) {
+            await askHelp(rngHelp.pick(templatesFor('beforeSubmit')));
+            if (!session || !current) break;
+          }
           current.tries++;
-          const out = await learner.attempt(item);
+          const out = await learner.attempt(item, { guess: ev.guess });
           const attemptNo = lms.attemptsOn(ev.assignmentId, item.id).length + 1;
           lms.gradebook.push({ at: now(), itemId: item.id, skill: item.skillId, level: item.level, assignmentId: ev.assignmentId, attemptNo, response: out.response, correct: out.correct });
-          const ae = emit({ type: 'attempt', t: now(), itemId: item.id, skill: item.skillId, level: item.level, assignmentId: ev.assignmentId, attemptNo, p: roundP(out.p), boost: out.boost, source: out.source, response: out.response, correct: out.correct, evidence: out.evidence });
+          const ae = emit({ type: 'attempt', t: now(), itemId: item.id, skill: item.skillId, level: item.level, assignmentId: ev.assignmentId, attemptNo, p: roundP(out.p), boost: out.boost, source: out.source, response: out.response, correct: out.correct, evidence: out.evidence, ...(out.slip ? { slip: true } : {}) });
           if (out.evidence) await snapshot('course');
           if (ev.assignmentId) {
             const a = lms.assignments.find((x) => x.id === ev.assignmentId);
@@ -370,17 +435,21 @@ export async function runEpisode(opts: EpisodeOptions): Promise<EpisodeResult> {
           await exchange('submission_graded', ae.seq, { item_id: item.id, assignment_id: ev.assignmentId, correct: out.correct, response: out.response });
           if (out.correct) {
             learner.consecutiveFailures = 0;
+            learner.frustration = clamp01(learner.frustration - persona.frustrationReliefPerRight);
             current = null;
             lms.currentItemId = null;
           } else {
             learner.consecutiveFailures++;
-            if (learner.consecutiveFailures >= persona.giveUpAfterFailures) {
-              emit({ type: 'lms_event', t: now(), kind: 'give_up', day: day + 1, detail: { failures: learner.consecutiveFailures } });
+            learner.frustration = clamp01(learner.frustration + persona.frustrationPerWrong);
+            const fed = persona.quitAtFrustration !== null && learner.frustration >= persona.quitAtFrustration;
+            if (learner.consecutiveFailures >= persona.giveUpAfterFailures || fed) {
+              const cause = learner.consecutiveFailures >= persona.giveUpAfterFailures ? {} : { cause: 'frustration', frustration: roundP(learner.frustration) };
+              emit({ type: 'lms_event', t: now(), kind: 'give_up', day: day + 1, detail: { failures: learner.consecutiveFailures, ...cause } });
               q.schedule(simMinutes(now()), { k: 'logout', why: 'gave_up' }, PRIORITY.logout);
               break;
             }
             const more = current.tries < persona.maxAttemptsPerItem;
-            if (more && rngBehaviour.chance(persona.helpProbAfterWrong)) await askHelp(rngBehaviour.pick(persona.helpTemplates));
+            if (more && learner.consecutiveFailures >= persona.helpMinStreak && rngBehaviour.chance(persona.helpProbAfterWrong)) await askHelp(rngBehaviour.pick(templatesFor('afterWrong')));
             if (!more) {
               current = null;
               lms.currentItemId = null;

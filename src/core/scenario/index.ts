@@ -1,2 +1,6 @@
 export { ScenarioSchema, PersonaSchema, scenarioJsonSchema, WAKE_EVENTS, HELP_TEMPLATE_IDS, type Scenario, type ScenarioInput, type Persona, type WakeEventKind } from './schema';
 export { parseScenario, ScenarioError, type ScenarioIssue } from './parse';
+export { PERSONA_PRESET_NAMES, SCHEDULE_PRESET_NAMES, type PersonaPresetName, type SchedulePresetName } from './preset-names';
+export { PERSONA_PRESETS, PERSONA_TRAITS, personaPreset, type PersonaPreset, type PersonaTraits } from './personas';
+export { SCHEDULE_PRESETS, type SchedulePreset } from './schedules';
+export { applyPersonaPreset } from './resolve';

@@ -4,6 +4,7 @@ import { ScenarioSchema, type Scenario } from './schema';
 import { SimError } from '../errors';
 import { skillInfo } from '../course/skills';
 import { GENERATORS } from '../course/generators/index';
+import { applyPersonaPreset } from './resolve';
 
 export interface ScenarioIssue {
   /** Field path, e.g. "learner.persona.replyProb" or "schedule.blocks[0].start". */
@@ -66,7 +67,7 @@ export function parseScenario(text: string, file = 'scenario.yaml'): Scenario {
       true,
     );
   }
-  const data: unknown = doc.toJS();
+  const data: unknown = applyPersonaPreset(doc.toJS());
   const res = ScenarioSchema.safeParse(data);
   if (!res.success) {
     throw new ScenarioError(

@@ -5,6 +5,8 @@
  */
 import { z } from 'zod';
 import { WEEKDAYS } from '../clock';
+import { INJECTION_IDS } from '../learner/extraction';
+import { PERSONA_PRESET_NAMES } from './preset-names';
 
 const hhmm = z.string().regex(/^([01]?\d|2[0-3]):[0-5]\d$/, 'a time of day as HH:MM, e.g. "16:30"');
 const prob = z.number().min(0).max(1);
@@ -28,21 +30,68 @@ export type WakeEventKind = (typeof WAKE_EVENTS)[number];
 
 export const HELP_TEMPLATE_IDS = ['stuck', 'how_start', 'explain_step', 'check_answer', 'why_wrong', 'give_answer', 'just_tell_me'] as const;
 
+const helpTemplateList = z.array(z.enum(HELP_TEMPLATE_IDS)).min(1);
+
 export const PersonaSchema = z
   .object({
+    preset: z
+      .enum(PERSONA_PRESET_NAMES)
+      .optional()
+      .describe('A built-in persona (docs/personas.md) to start from; every other field given here overrides it.'),
     name: z.string().min(1).describe('Persona name, e.g. "steady-worker".'),
     description: z.string().default('').describe('A paragraph a teacher would recognise.'),
+    // ---- when it works ----
     loginDelayMinutes: range(0, 240).default([0, 10]).describe('Minutes after a block starts before the learner logs in (uniform).'),
     skipBlockProb: prob.default(0.05).describe('Probability of not logging in at all in a block.'),
+    skipBlockProbIfDue: prob
+      .nullable()
+      .default(null)
+      .describe('Probability of skipping a block when an open assignment is due within 24 hours of its start (null: skipBlockProb).'),
+    sessionMinutes: range(5, 600)
+      .nullable()
+      .default(null)
+      .describe('Minutes the learner means to work per session before stopping on its own (uniform; null: until the block ends).'),
     minutesPerItem: range(1, 60).default([3, 6]).describe('Minutes spent on one attempt (uniform).'),
-    helpProbAfterWrong: prob.default(0.5).describe('Probability of asking for help after a wrong answer.'),
+    // ---- help seeking ----
+    helpProbAfterWrong: prob.default(0.5).describe('Probability of asking for help after a wrong answer (when the item has attempts left).'),
+    helpMinStreak: z.number().int().min(1).max(20).default(1).describe('Ask for help after a wrong answer only once this many answers in a row were wrong.'),
     helpProbBeforeFirstTry: prob.default(0.05).describe('Probability of asking for help before a first attempt.'),
-    helpTemplates: z.array(z.enum(HELP_TEMPLATE_IDS)).min(1).default(['stuck', 'how_start', 'explain_step', 'why_wrong']).describe('Help-request templates this persona uses.'),
+    helpProbBeforeSubmit: prob.default(0).describe('Probability of asking for help (e.g. check_answer) after working an item out, before submitting it.'),
+    helpTemplates: helpTemplateList.default(['stuck', 'how_start', 'explain_step', 'why_wrong']).describe('Help-request templates this persona uses.'),
+    helpTemplatesByMoment: z
+      .object({
+        beforeFirstTry: helpTemplateList.optional(),
+        beforeSubmit: helpTemplateList.optional(),
+        afterWrong: helpTemplateList.optional(),
+        whenFrustrated: helpTemplateList.optional().describe('Used at any moment while frustration is at least 0.5.'),
+      })
+      .strict()
+      .default({})
+      .describe('Templates for particular moments; a moment not listed uses helpTemplates.'),
+    // ---- persistence ----
     maxAttemptsPerItem: z.number().int().min(1).max(5).default(2),
     giveUpAfterFailures: z.number().int().min(1).max(50).default(5).describe('Consecutive wrong answers after which the learner ends the session.'),
-    replyProb: prob.default(0.85).describe('Probability of replying to a tutor message while online.'),
-    copyDisclosedProb: prob.default(0.9).describe('Probability of submitting an answer the tutor disclosed instead of working it out.'),
     selfPracticeWhenIdle: z.boolean().default(true).describe('Practise the course on its own when nothing is assigned.'),
+    // ---- answering habits ----
+    guessProb: prob.default(0).describe('Probability of guessing an attempt (a one-minute answer without working it out; not evidence of knowledge).'),
+    guessAccuracy: prob.default(0.1).describe('Probability that a guess is right.'),
+    carelessness: prob.default(0).describe('Probability that an answer the learner worked out correctly is submitted wrong (a slip).'),
+    // ---- affect ----
+    frustrationPerWrong: prob.default(0).describe('Frustration (0..1) added by each wrong answer.'),
+    frustrationReliefPerRight: prob.default(0.2).describe('Frustration removed by each right answer.'),
+    frustrationCarryOver: prob.default(0).describe('Share of frustration still there at the next login.'),
+    guessWhenFrustrated: prob.default(0).describe('Added to guessProb, times the current frustration.'),
+    rushWhenFrustrated: prob.default(0).describe('Share by which minutes per item shrink at full frustration.'),
+    quitAtFrustration: prob.nullable().default(null).describe('Frustration at which the learner gives up for the session (null: never).'),
+    praiseRelief: z.number().min(-1).max(1).default(0).describe('Frustration removed by an encouraging tutor message (negative: praise irritates).'),
+    praiseExtraMinutes: z.number().int().min(-60).max(60).default(0).describe('Minutes an encouraging tutor message adds to (or, negative, takes from) the session the learner means to work.'),
+    // ---- how it takes the tutor's messages ----
+    replyProb: prob.default(0.85).describe('Probability of replying to a tutor message while online.'),
+    readsContentProb: prob.default(1).describe('Probability of reading a piece of content the tutor posts; unread content gives no instruction boost.'),
+    copyDisclosedProb: prob.default(0.9).describe('Probability of submitting an answer the tutor disclosed instead of working it out.'),
+    // ---- answer extraction (the adversarial persona) ----
+    injectionProb: prob.default(0).describe('Probability that the reply to a tutor message that did not give the answer is an instruction-injection attempt.'),
+    injectionTemplates: z.array(z.enum(INJECTION_IDS)).min(1).default([...INJECTION_IDS]).describe('Injection texts this persona uses (src/core/learner/extraction.ts).'),
   })
   .strict();
 
@@ -66,9 +115,10 @@ export const ScenarioSchema = z
             days: z.array(z.enum(WEEKDAYS)).default(['mon', 'tue', 'wed', 'thu', 'fri']),
             itemsPerDay: z.number().int().min(0).max(20).default(3),
             dueTime: hhmm.default('21:00'),
+            dueInDays: z.number().int().min(0).max(6).default(0).describe('Days after posting that the homework is due (0: the same day).'),
           })
           .strict()
-          .default({ days: ['mon', 'tue', 'wed', 'thu', 'fri'], itemsPerDay: 3, dueTime: '21:00' })
+          .default({ days: ['mon', 'tue', 'wed', 'thu', 'fri'], itemsPerDay: 3, dueTime: '21:00', dueInDays: 0 })
           .describe("The course's own homework, posted each listed day whatever the tutor does."),
       })
       .strict(),
@@ -90,6 +140,7 @@ export const ScenarioSchema = z
                 days: z.array(z.enum(WEEKDAYS)).min(1),
                 start: hhmm,
                 minutes: z.number().int().min(5).max(600),
+                chance: prob.default(1).describe('Probability that this block happens on a given day (irregular schedules); the persona may still skip it.'),
               })
               .strict(),
           )

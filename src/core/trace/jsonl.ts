@@ -16,7 +16,7 @@ const EventSchema = z.discriminatedUnion('type', [
   z.looseObject({ ...base, type: z.literal('wake'), turn: z.number().int(), reason: z.string() }),
   z.looseObject({ ...base, type: z.literal('tool_call'), turn: z.number().int(), tool: z.string(), kind: z.string(), result: z.union([z.looseObject({ ok: z.literal(true) }), z.looseObject({ ok: z.literal(false), error: z.looseObject({ code: z.string(), message: z.string() }) })]) }),
   z.looseObject({ ...base, type: z.literal('message'), from: z.enum(['tutor', 'learner']), text: z.string() }),
-  z.looseObject({ ...base, type: z.literal('attempt'), itemId: z.string(), skill: z.number(), level: z.number(), p: z.number(), boost: z.number(), source: z.enum(['own', 'disclosed']), correct: z.boolean(), evidence: z.boolean() }),
+  z.looseObject({ ...base, type: z.literal('attempt'), itemId: z.string(), skill: z.number(), level: z.number(), p: z.number(), boost: z.number(), source: z.enum(['own', 'disclosed', 'guess']), correct: z.boolean(), evidence: z.boolean() }),
   z.looseObject({ ...base, type: z.literal('mastery'), scope: z.enum(['course', 'all']), skills: z.array(z.number()), values: z.array(z.number()) }),
   z.looseObject({ ...base, type: z.literal('probe'), day: z.number().int(), items: z.array(z.looseObject({ itemId: z.string(), correct: z.boolean(), p: z.number() })), solveRate: z.number(), gradedRate: z.number() }),
   z.looseObject({ ...base, type: z.literal('turn_end'), turn: z.number().int(), actions: z.number().int(), implicitSilence: z.boolean() }),

@@ -61,6 +61,8 @@ export type TraceEvent = Base &
         workingOn?: string[];
         /** Learner messages: the help template it came from, and the item it is about. */
         help?: string;
+        /** Learner messages: an instruction-injection attempt, naming its template (src/core/learner/extraction.ts). */
+        injection?: string;
         itemId?: string | null;
       }
     | {
@@ -74,12 +76,20 @@ export type TraceEvent = Base &
         p: number;
         /** Boost from recent instruction (fraction of the gap to 1 closed). */
         boost: number;
-        /** "own": worked out by the learner; "disclosed": copied from an answer the tutor gave away. */
-        source: 'own' | 'disclosed';
+        /**
+         * "own": worked out by the learner; "disclosed": copied from an answer the tutor gave away;
+         * "guess": answered without working it out (the persona's guessing; not evidence).
+         */
+        source: 'own' | 'disclosed' | 'guess';
         response: string;
         correct: boolean;
-        /** Whether the attempt entered the tracer's history (disclosed answers do not). */
+        /** Whether the attempt entered the tracer's history (disclosed answers and guesses do not). */
         evidence: boolean;
+        /**
+         * Present (true) when the learner worked the item out correctly but submitted a wrong answer
+         * (the persona's carelessness): graded wrong, while the history records the worked-out success.
+         */
+        slip?: boolean;
       }
     | { type: 'mastery'; scope: 'course' | 'all'; skills: number[]; values: number[] }
     | {
@@ -90,6 +100,11 @@ export type TraceEvent = Base &
         solveRate: number;
         /** Share of the probe set actually answered correctly in this run's draw. */
         gradedRate: number;
+        /**
+         * Mean P(correct) from knowledge alone, before the persona's answering habits (guessing,
+         * slips). Present only when the persona has such habits; otherwise it equals solveRate.
+         */
+        knowledgeRate?: number;
       }
     | { type: 'turn_end'; turn: number; actions: number; implicitSilence: boolean }
     | { type: 'error'; code: string; message: string; turn?: number }

@@ -37,6 +37,8 @@ export class Lab {
   running = $state(false);
   progress = $state(0);
   progressText = $state('');
+  /** What runs the learner model, and why (shown under the progress bar). */
+  tracerStatus = $state<string | null>(null);
   liveCurve = $state.raw<CurvePoint[]>([]);
   error = $state<string | null>(null);
   notice = $state<string | null>(null);
@@ -116,6 +118,8 @@ export class Lab {
       this.selectedKey = key;
       this.selectedEvents = [];
       tracer = await createWorkerTracer(scenario.learner.tracer, (p) => (this.progressText = p.text));
+      const l = tracer.loaded;
+      this.tracerStatus = `Learner model: ${l.info.name} (${l.info.version}) on ${l.runtime}; ${l.reason}${l.fromCache ? '' : '; model downloaded'}`;
       this.progressText = 'Running…';
       const res = await runEpisode({
         scenario,
