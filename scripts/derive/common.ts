@@ -3,46 +3,15 @@
  * user gives) and write only derived, compact files into the project. Raw data never lands here.
  */
 import { readFileSync } from 'node:fs';
-import { gunzipSync } from 'node:zlib';
-import { parse } from 'csv-parse/sync';
 
-export interface StudentSequence {
-  fold: string; // '1'..'5' or 'train_only'
-  uid: number;
-  questions: number[];
-  skills: number[];
-  responses: number[];
-}
+export type { StudentSequence } from '../../src/adapters/node/datasets';
+import { readSequencesCsv } from '../../src/adapters/node/datasets';
 
 export const DEFAULT_DATA_DIR = new URL('../../../shared/data/assist2009_pid/', import.meta.url).pathname;
 
-function readMaybeGz(path: string): string {
-  const buf = readFileSync(path);
-  return (path.endsWith('.gz') ? gunzipSync(buf) : buf).toString('utf8');
-}
-
-/** Reads the consolidated `sequences.csv.gz` layout (fold,uid,orig_user_id,seq_len,questions,concepts,responses). */
-export function readSequences(dataDir: string): StudentSequence[] {
-  const text = readMaybeGz(`${dataDir.replace(/\/$/, '')}/sequences.csv.gz`);
-  const rows = parse(text, { columns: true, skip_empty_lines: true }) as Record<string, string>[];
-  const nums = (s: string | undefined, what: string, uid: string): number[] => {
-    if (s === undefined) throw new Error(`sequences.csv: student ${uid} has no ${what} column`);
-    return s.split(',').map(Number);
-  };
-  return rows.map((r) => {
-    const uid = r.uid ?? '?';
-    const seq: StudentSequence = {
-      fold: r.fold ?? '',
-      uid: Number(uid),
-      questions: nums(r.questions, 'questions', uid),
-      skills: nums(r.concepts, 'concepts', uid),
-      responses: nums(r.responses, 'responses', uid),
-    };
-    if (seq.questions.length !== seq.skills.length || seq.skills.length !== seq.responses.length) {
-      throw new Error(`sequences.csv: student ${uid} has lists of unequal length`);
-    }
-    return seq;
-  });
+/** Reads the consolidated `sequences.csv.gz` of a data set directory. */
+export function readSequences(dataDir: string) {
+  return readSequencesCsv(`${dataDir.replace(/\/$/, '')}/sequences.csv.gz`);
 }
 
 export function readSkillNames(dataDir: string): Map<number, string> {

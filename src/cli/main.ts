@@ -12,6 +12,13 @@ import { registerRun } from './commands/run';
 import { registerScore } from './commands/score';
 import { registerValidate } from './commands/validate';
 import { registerSchema } from './commands/schema';
+import { registerKt } from './commands/kt';
+
+// A closed pipe (e.g. `| head`) ends the command quietly.
+process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+  if (e.code === 'EPIPE') process.exit(0);
+  throw e;
+});
 
 const program = new Command();
 program.name('educlaw').description('EduClaw Lab: run tutors against a simulated learner for 30 virtual days, and score the traces.').showHelpAfterError();
@@ -21,6 +28,7 @@ registerRun(program);
 registerScore(program);
 registerValidate(program);
 registerSchema(program);
+registerKt(program);
 
 program.parseAsync(process.argv).catch((e: unknown) => {
   console.error(`error: ${e instanceof Error ? e.message : String(e)}`);
