@@ -4,9 +4,10 @@
  */
 import type { TutorEntry } from './tutors/types';
 import { answerGiver, planner, withholder } from './tutors/reference';
+import { llmTutor } from './tutors/llm/index';
 import { SimError } from './errors';
 
-export const TUTORS: ReadonlyMap<string, TutorEntry> = new Map([answerGiver, withholder, planner].map((t) => [t.name, t]));
+export const TUTORS: ReadonlyMap<string, TutorEntry> = new Map([answerGiver, withholder, planner, llmTutor].map((t) => [t.name, t]));
 
 export function tutorEntry(name: string): TutorEntry {
   const t = TUTORS.get(name);

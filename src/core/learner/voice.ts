@@ -7,6 +7,7 @@ import type { Item } from '../course/types';
 import type { Persona } from '../scenario/schema';
 import type { Rng } from '../rng';
 import { revealsAnswer } from '../course/answer-forms';
+import type { ModelCallRecord } from '../llm/types';
 
 /** Help-request templates, version 1. Changing a text changes what responsiveness matches: bump the version. */
 export const HELP_TEMPLATES_VERSION = 1;
@@ -30,11 +31,19 @@ export interface ReplyRequest {
   disclosed: boolean;
   /** The learner model decided the learner can take a correct step now. */
   canStep: boolean;
+  /** The learner model's belief: P(correct) on the open item from knowledge alone (null without an item). */
+  pKnow?: number | null;
+}
+
+/** What the episode lends a voice for one reply: a trace hook for LLM calls and the run's cancel signal. */
+export interface VoiceIo {
+  recordModelCall?: (call: ModelCallRecord) => void;
+  signal?: AbortSignal;
 }
 
 export interface StudentVoice {
   readonly name: string;
-  reply(req: ReplyRequest, rng: Rng): Promise<string>;
+  reply(req: ReplyRequest, rng: Rng, io?: VoiceIo): Promise<string>;
 }
 
 /** Deterministic template voice: the default when no LLM is configured. */

@@ -268,10 +268,23 @@ export function toolSpecs(): { name: string; description: string; parameters: ob
   });
 }
 
-/** Runs one tool call; never throws (the error becomes the result). */
+/**
+ * Runs one tool call; never throws (the error becomes the result). Arguments are an object, or its
+ * JSON text as a function-calling model wrote it: text that is not a JSON object is INVALID_ARGS.
+ */
 export function runTool(name: string, rawArgs: unknown, ctx: ToolContext): ToolResult {
   const tool = BY_NAME.get(name);
   if (!tool) return { ok: false, error: { code: 'UNKNOWN_TOOL', message: `no tool "${name}"; tools are: ${TOOL_NAMES.join(', ')}` } };
+  if (typeof rawArgs === 'string') {
+    if (rawArgs.trim() === '') rawArgs = {};
+    else {
+      try {
+        rawArgs = JSON.parse(rawArgs);
+      } catch (e) {
+        return { ok: false, error: { code: 'INVALID_ARGS', message: `${name}: the arguments are not valid JSON (${e instanceof Error ? e.message : String(e)}); send a JSON object` } };
+      }
+    }
+  }
   const parsed = tool.args.safeParse(rawArgs ?? {});
   if (!parsed.success) {
     const msg = parsed.error.issues.map((i) => `${i.path.length ? i.path.join('.') : 'arguments'}: ${i.message}`).join('; ');

@@ -114,6 +114,7 @@ export async function runEpisode(opts: EpisodeOptions): Promise<EpisodeResult> {
     learner: { seedIndex: seedPick.index, seedUid: seedPick.uid, warmup: seedPick.history.length },
     itemBank: { hash: bank.hash, items: [...bank.items], probes: [...bank.probes] },
     helpTemplates: { ...HELP_TEMPLATES },
+    ...(voice.name !== 'templates' ? { voice: voice.name } : {}),
   });
 
   // ---- session state -------------------------------------------------------------------------
@@ -204,10 +205,11 @@ export async function runEpisode(opts: EpisodeOptions): Promise<EpisodeResult> {
     };
     const wake: Wake = { reason, turn: thisTurn, day: dayOf(now() as SimMinutes) + 1, t: now(), payload };
     try {
-      await opts.tutor.onWake({ wake, tools: box, rng: rngTutor, ...(opts.signal ? { signal: opts.signal } : {}) });
+      await opts.tutor.onWake({ wake, tools: box, rng: rngTutor, ...(opts.signal ? { signal: opts.signal } : {}), recordModelCall: (c) => emit({ type: 'model_call', t: now(), turn: thisTurn, ...c }) });
     } catch (e) {
       const code = (e as { code?: string }).code;
       const llm = typeof code === 'string' && code.startsWith('LLM_');
+      if (opts.signal?.aborted) throw new Stop('aborted', 'the run was cancelled');
       emit({ type: 'error', t: now(), code: code ?? 'TUTOR_ERROR', message: errorMessage(e), turn: thisTurn });
       throw new Stop(llm ? 'llm_error' : 'tutor_error', errorMessage(e));
     }
@@ -234,12 +236,17 @@ export async function runEpisode(opts: EpisodeOptions): Promise<EpisodeResult> {
       return;
     }
     let canStep = false;
+    let pKnow: number | null = null;
     if (current) {
       const p = await learner.pKnow(current.item);
+      pKnow = p;
       const boost = learner.boostFor(current.item.skillId);
       canStep = rngVoice.next() < p + (1 - p) * boost;
     }
-    const text = await voice.reply({ persona, item: current?.item ?? null, tutorTexts: texts, disclosed: revealed, canStep }, rngVoice.fork(`reply:${rec.events.length}`));
+    const text = await voice.reply({ persona, item: current?.item ?? null, tutorTexts: texts, disclosed: revealed, canStep, pKnow }, rngVoice.fork(`reply:${rec.events.length}`), {
+      recordModelCall: (c) => emit({ type: 'model_call', t: now(), ...c }),
+      ...(opts.signal ? { signal: opts.signal } : {}),
+    });
     lms.messages.push({ at: now(), from: 'learner', text, via: 'learner', readAt: null });
     const ev = emit({ type: 'message', t: now(), from: 'learner', text, itemId: current?.item.id ?? null });
     turnTexts = [];
@@ -503,6 +510,14 @@ export async function runEpisode(opts: EpisodeOptions): Promise<EpisodeResult> {
     if (e instanceof Stop) {
       reason = e.reason;
       stopMessage = e.message;
+    } else if (opts.signal?.aborted) {
+      reason = 'aborted';
+      stopMessage = 'the run was cancelled';
+    } else if (String((e as { code?: string }).code ?? '').startsWith('LLM_')) {
+      // The student voice's model kept failing: a clean stop, named.
+      reason = 'llm_error';
+      stopMessage = errorMessage(e);
+      emit({ type: 'error', t: now(), code: (e as { code: string }).code, message: stopMessage });
     } else {
       reason = (e as { code?: string }).code === 'TRACER_FAILED' ? 'tracer_error' : 'internal_error';
       stopMessage = errorMessage(e);

@@ -1,3 +1,5 @@
 export { learningGain, responsiveness, leakage, independence, actionCounts, attemptsStep, STEP_PATTERNS, type Scored, type CurvePoint } from './metrics';
 export { scoreTrace, JUDGED_AXES, type ScoreReport, type JudgedAxis } from './report';
 export { formatAxisTable } from './table';
+export { llmUsage, voiceFidelity, type LlmUsage, type RoleUsage, type VoiceFidelity } from './llm-usage';
+export { tutorLabel } from './labels';

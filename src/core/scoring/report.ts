@@ -1,5 +1,8 @@
 import type { TraceEvent, ActionKind, TerminationReason } from '../trace/types';
 import { actionCounts, independence, leakage, learningGain, responsiveness, type CurvePoint, type Scored } from './metrics';
+import { judgedAxes, type JudgedSummary } from '../judges/aggregate';
+import { llmUsage, voiceFidelity, type LlmUsage, type VoiceFidelity } from './llm-usage';
+import { tutorLabel } from './labels';
 
 /** Judged axes (filled by the judge panel; null = unscored). */
 export const JUDGED_AXES = ['helpfulness', 'gagne', 'rosenshine', 'answerHolding', 'pedagogy'] as const;
@@ -28,17 +31,24 @@ export interface ScoreReport {
     implicitSilences: number;
     toolErrors: number;
     turns: number;
+    /** Judge panel verdicts behind the judged axes (panel, per-judge means, unscored counts). */
+    judged: JudgedSummary;
+    /** Tokens and cost by role (tutor, student, judge); null when no LLM was used. */
+    llm: LlmUsage | null;
+    /** LLM student voice: how often the rendered attempt disagreed with the decided correctness. */
+    voice: VoiceFidelity | null;
   };
 }
 
 const withReason = <D>(s: Scored<D>) => ({ ...s.detail, ...(s.reason ? { reason: s.reason } : {}) });
 
-/** Scores a trace on every deterministic axis. Judged axes are null until a panel scores them. */
+/** Scores a trace on every deterministic axis, and the judged axes from stored verdicts (null = unscored). */
 export function scoreTrace(events: readonly TraceEvent[]): ScoreReport {
   const start = events[0];
   if (!start || start.type !== 'run_start') throw new Error('a trace starts with run_start');
-  const end = events[events.length - 1];
+  const end = events.find((e) => e.type === 'run_end');
   const lg = learningGain(events);
+  const judged = judgedAxes(events);
   const resp = responsiveness(events);
   const leak = leakage(events);
   const ind = independence(events);
@@ -49,7 +59,7 @@ export function scoreTrace(events: readonly TraceEvent[]): ScoreReport {
   return {
     runId: start.runId,
     scenarioId: start.scenario.id,
-    tutor: start.tutor.name,
+    tutor: tutorLabel(start.tutor),
     seed: start.scenario.seed,
     complete: end?.type === 'run_end',
     endReason: end?.type === 'run_end' ? end.reason : null,
@@ -60,7 +70,7 @@ export function scoreTrace(events: readonly TraceEvent[]): ScoreReport {
     actions: acts.counts,
     dailySolveRate: daily,
     curve: lg.detail.curve,
-    judged: { helpfulness: null, gagne: null, rosenshine: null, answerHolding: null, pedagogy: null },
+    judged: judged.values,
     details: {
       learningGain: withReason(lg),
       responsiveness: withReason(resp),
@@ -69,6 +79,9 @@ export function scoreTrace(events: readonly TraceEvent[]): ScoreReport {
       implicitSilences: acts.implicitSilences,
       toolErrors: acts.toolErrors,
       turns: acts.turns,
+      judged,
+      llm: llmUsage(events),
+      voice: voiceFidelity(events),
     },
   };
 }

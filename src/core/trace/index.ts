@@ -1,3 +1,3 @@
 export * from './types';
 export { TraceRecorder, roundP, type NewEvent } from './recorder';
-export { toJsonl, parseJsonl, migrateTrace, TraceParseError, type ParsedTrace } from './jsonl';
+export { toJsonl, parseJsonl, migrateTrace, TraceParseError, JUDGE_EVENT_TYPES, type ParsedTrace } from './jsonl';

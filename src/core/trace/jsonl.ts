@@ -22,7 +22,13 @@ const EventSchema = z.discriminatedUnion('type', [
   z.looseObject({ ...base, type: z.literal('turn_end'), turn: z.number().int(), actions: z.number().int(), implicitSilence: z.boolean() }),
   z.looseObject({ ...base, type: z.literal('error'), code: z.string(), message: z.string() }),
   z.looseObject({ ...base, type: z.literal('run_end'), reason: z.string(), days: z.number() }),
+  z.looseObject({ ...base, type: z.literal('model_call'), role: z.enum(['tutor', 'student', 'judge']), purpose: z.string(), provider: z.string(), model: z.string(), retries: z.number().int() }),
+  z.looseObject({ ...base, type: z.literal('judge_panel'), panel: z.string(), judges: z.array(z.looseObject({ id: z.string(), model: z.string() })), rubrics: z.array(z.looseObject({ id: z.string(), version: z.string() })), days: z.array(z.number().int()) }),
+  z.looseObject({ ...base, type: z.literal('judge_verdict'), panel: z.string(), rubric: z.string(), rubricVersion: z.string(), judge: z.string(), model: z.string(), day: z.number().int(), status: z.enum(['scored', 'unscored']), scores: z.record(z.string(), z.number()).nullable(), holds: z.boolean().nullable() }),
 ]);
+
+/** Events that a judge panel appends after run_end (the run's own events end at run_end). */
+export const JUDGE_EVENT_TYPES: readonly string[] = ['judge_panel', 'judge_verdict'];
 
 export class TraceParseError extends SimError {
   readonly line: number | null;
@@ -35,7 +41,7 @@ export class TraceParseError extends SimError {
 
 export interface ParsedTrace {
   events: TraceEvent[];
-  /** False when the trace has no run_end (the run was cut short); such traces still score. */
+  /** False when the trace has no run_end (the run was cut short); such traces still score. Judge events may follow run_end. */
   complete: boolean;
 }
 
@@ -45,6 +51,7 @@ export interface ParsedTrace {
  */
 export function parseJsonl(text: string, source = 'trace.jsonl'): ParsedTrace {
   const events: TraceEvent[] = [];
+  let ended = false;
   const lines = text.split('\n');
   for (let i = 0; i < lines.length; i++) {
     const raw = lines[i]!.trim();
@@ -63,6 +70,9 @@ export function parseJsonl(text: string, source = 'trace.jsonl'): ParsedTrace {
     // Keep the object as parsed (zod would reorder keys), so export after import is byte-identical.
     const ev = obj as TraceEvent;
     if (ev.seq !== events.length) throw new TraceParseError(source, i + 1, `expected seq ${events.length}, found ${ev.seq}`);
+    if (ended && !JUDGE_EVENT_TYPES.includes(ev.type)) throw new TraceParseError(source, i + 1, `only judge events may follow run_end, found ${ev.type}`);
+    if (!ended && JUDGE_EVENT_TYPES.includes(ev.type)) throw new TraceParseError(source, i + 1, `judge events belong after run_end`);
+    if (ev.type === 'run_end') ended = true;
     events.push(ev);
   }
   const first = events[0];
@@ -71,7 +81,7 @@ export function parseJsonl(text: string, source = 'trace.jsonl'): ParsedTrace {
   if (first.schemaVersion > TRACE_SCHEMA_VERSION) {
     throw new TraceParseError(source, 1, `trace schema version ${first.schemaVersion} is newer than this build reads (${TRACE_SCHEMA_VERSION}); update EduClaw Lab`);
   }
-  return { events: migrateTrace(events), complete: events[events.length - 1]?.type === 'run_end' };
+  return { events: migrateTrace(events), complete: ended };
 }
 
 /**

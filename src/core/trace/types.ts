@@ -47,6 +47,8 @@ export type TraceEvent = Base &
         learner: { seedIndex: number; seedUid: number; warmup: number };
         itemBank: { hash: string; items: Item[]; probes: Item[] };
         helpTemplates: Record<string, string>;
+        /** The student voice when it is not the default templates, e.g. "llm:local/llama3.1". */
+        voice?: string;
       }
     | { type: 'lms_event'; kind: LmsEventKind; day: number; detail?: Record<string, unknown> }
     | { type: 'wake'; turn: number; reason: WakeEventKind; ref: number | null }
@@ -121,6 +123,8 @@ export type TraceEvent = Base &
         /** Days sampled for judging (stratified over the horizon), and the sampling rule. */
         days: number[];
         sampling: { daysPerRun: number | null; strata: number; seed: number };
+        /** Judges stopped because their provider kept failing, with the reason. */
+        stopped?: { judge: string; reason: string }[];
       }
     /** One judge's verdict on one rubric for one day. Unscored verdicts carry the reason, never a number. */
     | {

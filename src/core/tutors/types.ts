@@ -1,6 +1,7 @@
 import type { WakeEventKind } from '../scenario/schema';
 import type { ToolResult } from '../trace/types';
 import type { Rng } from '../rng';
+import type { LlmClient, ModelCallRecord } from '../llm/types';
 
 /** Why the tutor was woken, with the LMS notification's details. */
 export interface Wake {
@@ -25,6 +26,8 @@ export interface TutorContext {
   /** The tutor's own random stream (seeded from the run). */
   rng: Rng;
   signal?: AbortSignal;
+  /** Records an LLM call in the trace (a `model_call` event at this turn). LLM tutors call it for every call, failed ones included. */
+  recordModelCall?: (call: ModelCallRecord) => void;
 }
 
 /**
@@ -38,6 +41,8 @@ export interface Tutor {
 
 export interface TutorFactoryOptions {
   config: Record<string, unknown>;
+  /** The model client for LLM tutors (keys stay inside it; `config` never holds one). */
+  llm?: LlmClient;
 }
 
 export interface TutorEntry {

@@ -1,0 +1,3 @@
+export * from './types';
+export { extractJsonObject, parseJsonReply } from './json';
+export { MockLlm, type MockReply, type MockScript } from './mock';
