@@ -193,3 +193,9 @@ describe('fractions next to × and ÷', () => {
     expect(toPlain('$\\frac{1}{4} + \\frac{3}{2}$')).toBe('1/4 + 3/2');
   });
 });
+describe('mixed numbers next to × and ÷', () => {
+  it('are grouped as units', () => {
+    expect(toPlain('$2\\frac{1}{3} \\times 1\\frac{1}{2}$')).toBe('(2 1/3) × (1 1/2)');
+    expect(toPlain('$3\\frac{1}{4} - 1\\frac{2}{3}$')).toBe('3 1/4 - 1 2/3');
+  });
+});

@@ -50,7 +50,7 @@ function groupEnd(s: string, i: number): number {
   return s.length;
 }
 
-const needsParens = (s: string) => !/^[\w.π√]+$/.test(s);
+const needsParens = (s: string) => !/^[\w.π√?]+$/.test(s);
 
 /** Converts one LaTeX math fragment (without the $ delimiters) to plain text. */
 export function texToPlain(tex: string): string {
@@ -66,12 +66,15 @@ export function texToPlain(tex: string): string {
     const bEnd = groupEnd(s, aEnd);
     const a = texToPlain(s.slice(aStart + 1, aEnd - 1));
     const b = texToPlain(s.slice(aEnd + 1, bEnd - 1));
-    // Next to × or ÷ a fraction keeps its grouping in plain text: (1/4) ÷ (3/2).
-    const before = s.slice(0, m.index).replace(/[-\s]+$/, '');
+    // A mixed number (whole part right before the fraction) is one unit.
+    const whole = /(\d+)\s*$/.exec(s.slice(0, m.index));
+    const unitStart = whole ? m.index - whole[0].length : m.index;
+    // Next to × or ÷ a fraction or mixed number keeps its grouping in plain text: (1/4) ÷ (3/2).
+    const before = s.slice(0, unitStart).replace(/[-\s]+$/, '');
     const after = s.slice(bEnd).trimStart();
     const grouped = /(?:\\times|\\div|\\cdot)$/.test(before) || /^(?:\\times|\\div|\\cdot)/.test(after);
-    const f = `${needsParens(a) ? `(${a})` : a}/${needsParens(b) ? `(${b})` : b}`;
-    s = s.slice(0, m.index) + (grouped ? `(${f})` : f) + s.slice(bEnd);
+    const f = `${whole ? `${whole[1]} ` : ''}${needsParens(a) ? `(${a})` : a}/${needsParens(b) ? `(${b})` : b}`;
+    s = s.slice(0, unitStart) + (grouped ? `(${f})` : f) + s.slice(bEnd);
   }
   for (let guard = 0; guard < 50; guard++) {
     const m = /\\sqrt\s*\{/.exec(s);

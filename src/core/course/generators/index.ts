@@ -5,8 +5,9 @@ import { STATISTICS } from './statistics';
 import { DATA_DISPLAYS } from './data-displays';
 import { PROBABILITY } from './probability';
 import { NUMBER_SENSE } from './number-sense';
+import { FRACTIONS_DECIMALS } from './fractions-decimals';
 
 /** Item generators by dataset skill id. Add a generator here to make a skill teachable. */
 export const GENERATORS: ReadonlyMap<number, ItemGenerator> = new Map(
-  [addSubIntegers, mulDivIntegers, orderOfOperations, equationTwoSteps, percentOf, ...STATISTICS, ...DATA_DISPLAYS, ...PROBABILITY, ...NUMBER_SENSE].map((g) => [g.skillId, g]),
+  [addSubIntegers, mulDivIntegers, orderOfOperations, equationTwoSteps, percentOf, ...STATISTICS, ...DATA_DISPLAYS, ...PROBABILITY, ...NUMBER_SENSE, ...FRACTIONS_DECIMALS].map((g) => [g.skillId, g]),
 );
