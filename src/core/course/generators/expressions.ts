@@ -1,12 +1,12 @@
 import type { ItemGenerator, ItemContent, Level } from '../types';
 import type { Rng } from '../../rng';
-import { distinctWrong, intForms } from './util';
+import { defineGenerator, distinctWrong, intForms } from './util';
 
 /** Skill 86: Order of Operations All. */
-export const orderOfOperations: ItemGenerator = {
+export const orderOfOperations: ItemGenerator = defineGenerator({
   skillId: 86,
   levels: ['Sum and product without parentheses', 'Parentheses, product and difference', 'Power, product, quotient, sum and difference'],
-  generate(rng: Rng, level: Level): ItemContent {
+  make(rng: Rng, level: Level): ItemContent {
     if (level === 1) {
       const a = rng.int(2, 20), b = rng.int(2, 9), c = rng.int(2, 9);
       const ans = a + b * c;
@@ -59,13 +59,13 @@ export const orderOfOperations: ItemGenerator = {
       ]),
     };
   },
-};
+});
 
 /** Skill 87: Equation Solving Two or Fewer Steps. */
-export const equationTwoSteps: ItemGenerator = {
+export const equationTwoSteps: ItemGenerator = defineGenerator({
   skillId: 87,
   levels: ['One step: x + a = b', 'One step: ax = b (a may be negative)', 'Two steps: ax + b = c'],
-  generate(rng: Rng, level: Level): ItemContent {
+  make(rng: Rng, level: Level): ItemContent {
     const x = rng.int(-12, 15) || 7;
     const forms = (v: number) => ({ numeric: intForms(v), phrases: [`x = ${v}`, `x=${v}`] });
     if (level === 1) {
@@ -118,13 +118,13 @@ export const equationTwoSteps: ItemGenerator = {
       ]).filter((m) => Number.isInteger(Number(m.answer))),
     };
   },
-};
+});
 
 /** Skill 44: Percent Of. */
-export const percentOf: ItemGenerator = {
+export const percentOf: ItemGenerator = defineGenerator({
   skillId: 44,
   levels: ['10%, 25% or 50% of a number', '20%–75% of a number', '5%, 12.5%, 15%, 35% or 45% of a number (decimal answers)'],
-  generate(rng: Rng, level: Level): ItemContent {
+  make(rng: Rng, level: Level): ItemContent {
     const pct = level === 1 ? rng.pick([10, 25, 50]) : level === 2 ? rng.pick([20, 30, 40, 60, 75]) : rng.pick([5, 15, 35, 45, 12.5]);
     const base = level === 1 ? rng.int(2, 20) * 4 * 5 : level === 2 ? rng.int(2, 30) * 20 : rng.int(2, 40) * 8;
     const ans = Math.round(pct * base * 1000) / 100000;
@@ -144,4 +144,4 @@ export const percentOf: ItemGenerator = {
       ]),
     };
   },
-};
+});

@@ -1,12 +1,12 @@
 import type { ItemGenerator, ItemContent, Level } from '../types';
 import type { Rng } from '../../rng';
-import { distinctWrong, intForms, nonZero, paren } from './util';
+import { defineGenerator, distinctWrong, intForms, nonZero, paren } from './util';
 
 /** Skill 68: Addition and Subtraction Integers. */
-export const addSubIntegers: ItemGenerator = {
+export const addSubIntegers: ItemGenerator = defineGenerator({
   skillId: 68,
   levels: ['Add a positive and a negative integer', 'Subtract integers (either sign)', 'Three integers with subtraction and addition'],
-  generate(rng: Rng, level: Level): ItemContent {
+  make(rng: Rng, level: Level): ItemContent {
     if (level === 1) {
       const a = nonZero(rng, -12, 12);
       const b = a < 0 ? rng.int(1, 12) : -rng.int(1, 12);
@@ -85,13 +85,13 @@ export const addSubIntegers: ItemGenerator = {
       ]),
     };
   },
-};
+});
 
 /** Skill 70: Multiplication and Division Integers. */
-export const mulDivIntegers: ItemGenerator = {
+export const mulDivIntegers: ItemGenerator = defineGenerator({
   skillId: 70,
   levels: ['Multiply two integers', 'Divide integers', 'Product of three integers'],
-  generate(rng: Rng, level: Level): ItemContent {
+  make(rng: Rng, level: Level): ItemContent {
     const signRule = 'Same signs give a positive result; different signs give a negative result.';
     if (level === 1) {
       const a = nonZero(rng, -9, 9);
@@ -147,4 +147,4 @@ export const mulDivIntegers: ItemGenerator = {
       ]),
     };
   },
-};
+});

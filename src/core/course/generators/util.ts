@@ -1,6 +1,6 @@
 import type { Rng } from '../../rng';
 import type { AnswerKind, Figure, ItemContent, ItemGenerator, Level, Misconception, ResponseFormat } from '../types';
-import { checkAnswer, normalizeText } from '../answer-check';
+import { checkAnswer, normalizeText, parseNumber } from '../answer-check';
 import { itemProblems } from '../validate';
 
 /** An integer as written in a sum: negative numbers in parentheses ("(-3)"). */
@@ -209,8 +209,10 @@ export function mk(s: ItemSpec): ItemContent {
   const mis: Misconception[] = [];
   for (const [w, why] of s.wrong) {
     const a = typeof w === 'number' ? fmt(w) : w;
-    if (!a || /NaN|Infinity/.test(a) || seen.has(normalizeText(a))) continue;
-    seen.add(normalizeText(a));
+    const num = kind === 'number' ? parseNumber(a) : undefined;
+    const key = num ? `${fmt(num.value)}${num.percent ? '%' : ''}` : normalizeText(a);
+    if (!a || /NaN|Infinity/.test(a) || seen.has(key)) continue;
+    seen.add(key);
     let ok = false;
     try {
       ok = checkAnswer(item, a);
