@@ -6,6 +6,8 @@
  *   npm run cli -- score <trace.jsonl...> [--json]
  *   npm run cli -- validate <scenario files...>
  *   npm run cli -- schema [--out scenarios/scenario.schema.json]
+ *   npm run cli -- run --tutor llm --harness <reactive|notes|curriculum> --model <model> [--provider <name>] [--llm-config <file>] [--voice llm] ...
+ *   npm run cli -- judge <traces...> --panel <config> [--days <n>|all] [--out-dir <dir>]
  */
 import { Command } from 'commander';
 import { registerRun } from './commands/run';
@@ -13,6 +15,7 @@ import { registerScore } from './commands/score';
 import { registerValidate } from './commands/validate';
 import { registerSchema } from './commands/schema';
 import { registerKt } from './commands/kt';
+import { registerJudge } from './commands/judge';
 
 // A closed pipe (e.g. `| head`) ends the command quietly.
 process.stdout.on('error', (e: NodeJS.ErrnoException) => {
@@ -29,6 +32,7 @@ registerScore(program);
 registerValidate(program);
 registerSchema(program);
 registerKt(program);
+registerJudge(program);
 
 program.parseAsync(process.argv).catch((e: unknown) => {
   console.error(`error: ${e instanceof Error ? e.message : String(e)}`);

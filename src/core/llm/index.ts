@@ -1,3 +1,4 @@
 export * from './types';
 export { extractJsonObject, parseJsonReply } from './json';
 export { MockLlm, type MockReply, type MockScript } from './mock';
+export { inferFamily } from './family';

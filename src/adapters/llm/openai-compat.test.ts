@@ -1,0 +1,125 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startMockOpenAi, chat, type MockServer } from '../../testing/mock-openai-server';
+import { OpenAiCompatClient, redact } from './openai-compat';
+import { ProviderSchema, type ProviderInput } from './config';
+import { LlmError, LMS_TOOL_SPECS } from '../../core/index';
+
+const KEY = 'sk-test-SECRET-0123456789';
+let srv: MockServer;
+beforeAll(async () => {
+  srv = await startMockOpenAi();
+});
+afterAll(() => srv.close());
+
+const provider = (extra: Partial<ProviderInput> = {}) => ProviderSchema.parse({ name: `mock-${Math.random().toString(36).slice(2)}`, baseURL: srv.url, backoffMs: 10, timeoutMs: 2000, models: { m: { input: 2, output: 10 } }, ...extra });
+const client = (extra: Partial<ProviderInput> = {}) => new OpenAiCompatClient(provider(extra), 'm', { apiKey: KEY });
+const msgs = [{ role: 'user' as const, content: 'hi' }];
+
+describe('OpenAiCompatClient against a local chat-completions server', () => {
+  it('sends the tools as functions and the key as a bearer; parses tool calls, usage and cost', async () => {
+    srv.setHandler(() => chat(null, [{ name: 'get_gradebook', arguments: '{"last_n": 3}', id: 'c1' }]));
+    const res = await client().chat({ messages: msgs, tools: LMS_TOOL_SPECS, temperature: 0.2 });
+    const last = srv.requests[srv.requests.length - 1]!;
+    expect(last.headers.authorization).toBe(`Bearer ${KEY}`);
+    expect(last.body.tools!.map((t) => t.function.name)).toEqual(LMS_TOOL_SPECS.map((t) => t.name));
+    expect(last.body.tools![0]!.function.parameters).toEqual(LMS_TOOL_SPECS[0]!.parameters);
+    expect(last.body.temperature).toBe(0.2);
+    expect(res.toolCalls).toEqual([{ id: 'c1', name: 'get_gradebook', arguments: '{"last_n": 3}' }]);
+    expect(res.usage).toEqual({ promptTokens: 100, completionTokens: 20 });
+    expect(res.cost).toBeCloseTo((100 * 2 + 20 * 10) / 1e6, 12);
+    expect(res.retries).toBe(0);
+    expect(JSON.stringify(client())).not.toContain(KEY);
+  });
+
+  it('honours Retry-After on 429 and then succeeds', async () => {
+    const n0 = srv.requests.length;
+    srv.setHandler((_b, n) => (n === n0 ? { kind: 'status', status: 429, headers: { 'retry-after': '1' } } : chat('ok')));
+    const t0 = performance.now();
+    const res = await client().chat({ messages: msgs });
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(990);
+    expect(res).toMatchObject({ content: 'ok', retries: 1 });
+  });
+
+  it('a Retry-After beyond maxRetryAfterMs fails at once with a named reason', async () => {
+    srv.setHandler(() => ({ kind: 'status', status: 429, headers: { 'retry-after': '3600' } }));
+    const t0 = performance.now();
+    const e = await client({ maxRetryAfterMs: 5000 }).chat({ messages: msgs }).catch((x: unknown) => x);
+    expect(performance.now() - t0).toBeLessThan(1500);
+    expect(e).toBeInstanceOf(LlmError);
+    expect((e as LlmError).code).toBe('LLM_RATE_LIMITED');
+    expect((e as LlmError).message).toMatch(/asks to wait 3600 s/);
+  });
+
+  it('retries 5xx with backoff; a provider that keeps failing gives LLM_SERVER naming provider, model and retries', async () => {
+    const n0 = srv.requests.length;
+    srv.setHandler((_b, n) => (n < n0 + 2 ? { kind: 'status', status: 500 } : chat('recovered')));
+    expect(await client({ maxRetries: 3 }).chat({ messages: msgs })).toMatchObject({ content: 'recovered', retries: 2 });
+    srv.setHandler(() => ({ kind: 'status', status: 503 }));
+    const p = provider({ maxRetries: 2 });
+    const e = (await new OpenAiCompatClient(p, 'm', { apiKey: KEY }).chat({ messages: msgs }).catch((x: unknown) => x)) as LlmError;
+    expect(e.code).toBe('LLM_SERVER');
+    expect(e.retries).toBe(2);
+    expect(e.message).toContain(`${p.name}/m`);
+    expect(e.message).toMatch(/503.*after 2 retries/);
+  });
+
+  it('does not retry a 400 (the request is wrong)', async () => {
+    const n0 = srv.requests.length;
+    srv.setHandler(() => ({ kind: 'status', status: 400, body: { error: { message: 'model not found' } } }));
+    const e = (await client().chat({ messages: msgs }).catch((x: unknown) => x)) as LlmError;
+    expect(e.code).toBe('LLM_BAD_REQUEST');
+    expect(srv.requests.length - n0).toBe(1);
+  });
+
+  it('times out a slow reply, retries, and reports LLM_TIMEOUT when it stays slow', async () => {
+    const n0 = srv.requests.length;
+    srv.setHandler((_b, n) => (n === n0 ? { kind: 'delay', ms: 600, then: chat('late') } : chat('fast')));
+    expect(await client({ timeoutMs: 150 }).chat({ messages: msgs })).toMatchObject({ content: 'fast', retries: 1 });
+    srv.setHandler(() => ({ kind: 'delay', ms: 600, then: chat('late') }));
+    const e = (await client({ timeoutMs: 150, maxRetries: 1 }).chat({ messages: msgs }).catch((x: unknown) => x)) as LlmError;
+    expect(e.code).toBe('LLM_TIMEOUT');
+  });
+
+  it('cancels through an AbortSignal', async () => {
+    srv.setHandler(() => ({ kind: 'delay', ms: 1500, then: chat('late') }));
+    const ac = new AbortController();
+    setTimeout(() => ac.abort(), 100);
+    const t0 = performance.now();
+    const e = (await client().chat({ messages: msgs }, ac.signal).catch((x: unknown) => x)) as LlmError;
+    expect(e.code).toBe('LLM_ABORTED');
+    expect(performance.now() - t0).toBeLessThan(1000);
+  });
+
+  it('limits concurrent requests per provider', async () => {
+    let inFlight = 0;
+    let peak = 0;
+    srv.setHandler(async () => {
+      inFlight++;
+      peak = Math.max(peak, inFlight);
+      await new Promise((r) => setTimeout(r, 60));
+      inFlight--;
+      return chat('ok');
+    });
+    const p = provider({ maxConcurrency: 2 });
+    const a = new OpenAiCompatClient(p, 'm', { apiKey: KEY });
+    const b = new OpenAiCompatClient(p, 'm', { apiKey: KEY });
+    await Promise.all([...Array(4)].flatMap(() => [a.chat({ messages: msgs }), b.chat({ messages: msgs })]));
+    expect(peak).toBe(2);
+  });
+
+  it('redacts the key from error messages the server echoes', async () => {
+    srv.setHandler(() => ({ kind: 'status', status: 401, body: { error: { message: `Incorrect API key provided: ${KEY}` } } }));
+    const e = (await client().chat({ messages: msgs }).catch((x: unknown) => x)) as LlmError;
+    expect(e.code).toBe('LLM_AUTH');
+    expect(e.message).not.toContain(KEY);
+    expect(e.message).not.toContain('SECRET');
+    expect(redact(`Bearer ${KEY} and sk-abcdefghijk`, KEY)).not.toMatch(/SECRET|abcdefghijk/);
+  });
+
+  it('a malformed (non-JSON) body is a bad response, not a crash', async () => {
+    srv.setHandler(() => ({ kind: 'raw', status: 200, text: '{"choices": [' }));
+    const e = (await client({ maxRetries: 0 }).chat({ messages: msgs }).catch((x: unknown) => x)) as LlmError;
+    expect(e).toBeInstanceOf(LlmError);
+    expect(e.code.startsWith('LLM_')).toBe(true);
+  });
+});

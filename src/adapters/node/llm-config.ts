@@ -1,0 +1,86 @@
+/**
+ * LLM configuration for the CLI: a config file (JSON or YAML) naming providers and optionally a
+ * judge panel, plus the SDK's usual environment variables. OPENAI_BASE_URL / OPENAI_API_KEY make
+ * a provider named "default" (base URL defaulting to https://api.openai.com/v1). Keys come from
+ * the environment (`apiKeyEnv`) or, discouraged, the file itself (`apiKey`); they are handed to
+ * the client and nowhere else.
+ */
+import { readFileSync } from 'node:fs';
+import { parse as parseYaml } from 'yaml';
+import { LlmError } from '../../core/index';
+import { LlmConfigSchema, ProviderSchema, findProvider, formatZodError, type LlmConfig, type PanelConfig, type ProviderConfig } from '../llm/config';
+import { OpenAiCompatClient } from '../llm/openai-compat';
+
+export const DEFAULT_PROVIDER = 'default';
+
+function readStructured(path: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new LlmError('LLM_CONFIG', `cannot read LLM config ${path}: ${(e as Error).message}`);
+  }
+  try {
+    return parseYaml(text) as unknown; // YAML is a superset of JSON
+  } catch (e) {
+    throw new LlmError('LLM_CONFIG', `${path}: not JSON or YAML (${(e as Error).message})`);
+  }
+}
+
+/** Providers from the files given (later files add to earlier ones) and the environment. */
+export function loadLlmConfig(paths: readonly string[], env: NodeJS.ProcessEnv = process.env): LlmConfig {
+  const providers: ProviderConfig[] = [];
+  let panel: PanelConfig | undefined;
+  for (const path of paths) {
+    const raw = readStructured(path);
+    // A panel file may be a bare panel ({ judges: [...] }) with or without providers.
+    const obj = raw && typeof raw === 'object' && 'judges' in raw ? (() => {
+      const { providers: ps, ...rest } = raw as { providers?: unknown };
+      return { providers: ps ?? [], panel: rest };
+    })() : raw;
+    const r = LlmConfigSchema.safeParse(obj);
+    if (!r.success) throw new LlmError('LLM_CONFIG', formatZodError(path, r.error));
+    for (const p of r.data.providers) {
+      if (providers.some((x) => x.name === p.name)) throw new LlmError('LLM_CONFIG', `${path}: provider "${p.name}" is defined twice`);
+      providers.push(p);
+    }
+    if (r.data.panel) panel = r.data.panel;
+  }
+  if ((env.OPENAI_BASE_URL || env.OPENAI_API_KEY) && !providers.some((p) => p.name === DEFAULT_PROVIDER)) {
+    providers.push(ProviderSchema.parse({ name: DEFAULT_PROVIDER, baseURL: env.OPENAI_BASE_URL || 'https://api.openai.com/v1', apiKeyEnv: 'OPENAI_API_KEY' }));
+  }
+  return { providers, ...(panel ? { panel } : {}) };
+}
+
+export function keyFor(p: ProviderConfig, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  if (p.apiKey) return p.apiKey;
+  if (p.apiKeyEnv) {
+    const k = env[p.apiKeyEnv];
+    // The default provider may be keyless (e.g. OPENAI_BASE_URL pointing at a local server).
+    if (!k && p.name !== DEFAULT_PROVIDER) throw new LlmError('LLM_CONFIG', `provider ${p.name}: environment variable ${p.apiKeyEnv} is not set`);
+    return k || undefined;
+  }
+  return undefined;
+}
+
+/** The provider to use: the named one, else "default", else the only one configured. */
+export function pickProvider(cfg: LlmConfig, name?: string): ProviderConfig {
+  if (name) {
+    try {
+      return findProvider(cfg.providers, name);
+    } catch (e) {
+      throw new LlmError('LLM_CONFIG', (e as Error).message);
+    }
+  }
+  const def = cfg.providers.find((p) => p.name === DEFAULT_PROVIDER);
+  if (def) return def;
+  if (cfg.providers.length === 1) return cfg.providers[0]!;
+  if (cfg.providers.length === 0) throw new LlmError('LLM_CONFIG', 'no LLM provider configured: set OPENAI_BASE_URL (and OPENAI_API_KEY if the server needs one), or pass --llm-config <file>');
+  throw new LlmError('LLM_CONFIG', `several providers configured (${cfg.providers.map((p) => p.name).join(', ')}): choose one with --provider`);
+}
+
+export function makeClient(p: ProviderConfig, model: string, opts: { family?: string; env?: NodeJS.ProcessEnv } = {}): OpenAiCompatClient {
+  const key = keyFor(p, opts.env);
+  return new OpenAiCompatClient(p, model, { ...(key ? { apiKey: key } : {}), ...(opts.family ? { family: opts.family } : {}) });
+}
+
