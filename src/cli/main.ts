@@ -6,6 +6,8 @@
  *   npm run cli -- score <trace.jsonl...> [--json]
  *   npm run cli -- validate <scenario files...>
  *   npm run cli -- schema [--out scenarios/scenario.schema.json]
+ *   npm run cli -- sweep --scenarios <dir|glob...> --tutor <name> [--seeds 1-5] [--jobs n] --out <dir>
+ *   npm run cli -- personas [--tutor <name>] [--seeds 1-3] [--write docs/personas.md]
  *   npm run cli -- run --tutor llm --harness <reactive|notes|curriculum> --model <model> [--provider <name>] [--llm-config <file>] [--voice llm] ...
  *   npm run cli -- judge <traces...> --panel <config> [--days <n>|all] [--out-dir <dir>]
  */
@@ -14,6 +16,8 @@ import { registerRun } from './commands/run';
 import { registerScore } from './commands/score';
 import { registerValidate } from './commands/validate';
 import { registerSchema } from './commands/schema';
+import { registerSweep } from './commands/sweep';
+import { registerPersonas } from './commands/personas';
 import { registerKt } from './commands/kt';
 import { registerJudge } from './commands/judge';
 
@@ -31,6 +35,8 @@ registerRun(program);
 registerScore(program);
 registerValidate(program);
 registerSchema(program);
+registerSweep(program);
+registerPersonas(program);
 registerKt(program);
 registerJudge(program);
 

@@ -20,3 +20,4 @@ export { loadBktParams, loadPersonaSeeds, loadBktTracer, questionLevels } from '
 export * from './stats/index';
 export { LlmVoice, gradeReply, VOICE_PROMPT_VERSION, type VoiceGrade } from './learner/llm-voice';
 export * from './judges/index';
+export * from './sweep/index';

@@ -3,3 +3,5 @@ export { scoreTrace, JUDGED_AXES, type ScoreReport, type JudgedAxis } from './re
 export { formatAxisTable } from './table';
 export { llmUsage, voiceFidelity, type LlmUsage, type RoleUsage, type VoiceFidelity } from './llm-usage';
 export { tutorLabel } from './labels';
+export { answerExtraction, type ExtractionDetail } from './extraction';
+export { learnerActivity, type LearnerActivity } from './activity';

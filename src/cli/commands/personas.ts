@@ -1,0 +1,81 @@
+import { Option, type Command } from 'commander';
+import { availableParallelism } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { TUTORS, abilityTableMarkdown, libraryEntries, parseSeedList, personaParameterMarkdown, personaTableMarkdown, type AbilityLevel, type RunSummary } from '../../core/index';
+import { ROOT } from '../../adapters/node/files';
+import { runNodeSweep } from '../../adapters/node/sweep/run-sweep';
+import { progressBar } from '../progress';
+import { int } from './common';
+
+/** Replaces the text between `<!-- name:start -->` and `<!-- name:end -->` in a document. */
+export function replaceSection(doc: string, name: string, body: string, file: string): string {
+  const a = `<!-- ${name}:start -->`;
+  const b = `<!-- ${name}:end -->`;
+  const i = doc.indexOf(a);
+  const j = doc.indexOf(b);
+  if (i < 0 || j < i) throw new Error(`${file} has no "${a}" … "${b}" section`);
+  return `${doc.slice(0, i + a.length)}\n${body}\n${doc.slice(j)}`;
+}
+
+export function registerPersonas(program: Command): void {
+  program
+    .command('personas')
+    .description('Measure how the built-in personas behave: run the 55 library scenarios and print the persona table (help requests, active minutes, give-ups, pre-tutor probe accuracy) and the ability-level table.')
+    .addOption(new Option('--tutor <name>', 'tutor for the behaviour runs').choices([...TUTORS.keys()]).default('withholder'))
+    .option('--seeds <list>', 'seeds for the 30-day behaviour runs (55 scenarios each)', '1-5')
+    .option('--ability-seeds <list>', 'seeds for the ability table (day-0 probe of the 11 personas at each level)', '1-30')
+    .option('--jobs <n>', 'worker threads (default: the number of CPUs)', int('--jobs'))
+    .option('--write <file>', 'also write the tables into this Markdown file, between its "personas:…" markers')
+    .action(async (o: { tutor: string; seeds: string; abilitySeeds: string; jobs?: number; write?: string }) => {
+      const threads = Math.max(1, o.jobs ?? availableParallelism());
+      const files = libraryEntries().map((e) => resolve(ROOT, 'scenarios', e.file));
+      const missing = files.filter((f) => !existsSync(f));
+      if (missing.length) throw new Error(`library scenarios missing (run \`npm run scenarios\`): ${missing.join(', ')}`);
+      const seeds = parseSeedList(o.seeds);
+      const abilitySeeds = parseSeedList(o.abilitySeeds);
+
+      const bar1 = progressBar(files.length * seeds.length, 'behaviour runs');
+      const behaviour = await runNodeSweep({ files, tutor: o.tutor, seeds, threads, outDir: null, onResult: (_r, d) => bar1.tick(d) });
+      bar1.end();
+
+      // Ability: only the day-0 probe matters and it does not depend on the schedule, so one
+      // schedule and a one-day horizon per run (the probe is taken before any tutoring).
+      const oneSchedule = libraryEntries().filter((e) => e.schedule === 'after-school').map((e) => resolve(ROOT, 'scenarios', e.file));
+      const abilityRuns: RunSummary[] = [];
+      const bar2 = progressBar(oneSchedule.length * abilitySeeds.length * 3, 'ability runs');
+      let base = 0;
+      for (const ability of ['low', 'average', 'high'] as AbilityLevel[]) {
+        const r = await runNodeSweep({ files: oneSchedule, tutor: o.tutor, seeds: abilitySeeds, threads, outDir: null, ability, horizonDays: 1, onResult: (_r, d) => bar2.tick(base + d) });
+        base += r.results.length;
+        abilityRuns.push(...r.runs);
+      }
+      bar2.end();
+
+      const failed = [...behaviour.summary.failed];
+      const cmd = `npm run cli -- personas --tutor ${o.tutor} --seeds ${o.seeds} --ability-seeds ${o.abilitySeeds}`;
+      const measured = [
+        `Measured with \`${cmd}\`: the 55 library scenarios (average ability, 30 days) × seeds ${o.seeds} with the ${o.tutor} tutor, ${behaviour.runs.length} runs. Each cell: the persona's mean over its five schedules for one seed, then the mean and 95% t-interval over seeds. Give-up rate: share of sessions ended by giving up. Extraction attempts: help requests with give_answer / just_tell_me plus injection messages. Guesses and slips: shares of attempts. Pre-tutor probe accuracy: the day-0 probe solve rate (before any tutoring), with the persona's guessing and slips applied.`,
+        '',
+        personaTableMarkdown(behaviour.runs),
+      ].join('\n');
+      const ability = [
+        `Measured with the same command: the 11 personas on the after-school schedule at each ability level × seeds ${o.abilitySeeds} (${abilityRuns.length} runs, one day each: the day-0 probe is taken before any tutoring and does not depend on the schedule). "Knowledge only" is the tracer's mean P(correct) on the probe set; "with persona habits" applies each persona's guessing and slips. Mean and 95% t-interval over seeds.`,
+        '',
+        abilityTableMarkdown(abilityRuns),
+      ].join('\n');
+      console.log(`## Persona table\n\n${measured}\n\n## Ability levels\n\n${ability}\n`);
+      if (failed.length) {
+        console.error(`error: ${failed.length} runs did not reach the horizon: ${failed.map((f) => f.runId).join(', ')}`);
+        process.exitCode = 3;
+      }
+      if (o.write) {
+        let doc = readFileSync(o.write, 'utf8');
+        doc = replaceSection(doc, 'personas:parameters', personaParameterMarkdown(), o.write);
+        doc = replaceSection(doc, 'personas:measured', measured, o.write);
+        doc = replaceSection(doc, 'personas:ability', ability, o.write);
+        writeFileSync(o.write, doc);
+        console.error(`wrote the tables into ${o.write}`);
+      }
+    });
+}
