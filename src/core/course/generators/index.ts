@@ -8,8 +8,9 @@ import { NUMBER_SENSE } from './number-sense';
 import { FRACTIONS_DECIMALS } from './fractions-decimals';
 import { RATIOS_PERCENTS } from './ratios-percents';
 import { GEOMETRY } from './geometry';
+import { MEASUREMENT } from './measurement';
 
 /** Item generators by dataset skill id. Add a generator here to make a skill teachable. */
 export const GENERATORS: ReadonlyMap<number, ItemGenerator> = new Map(
-  [addSubIntegers, mulDivIntegers, orderOfOperations, equationTwoSteps, percentOf, ...STATISTICS, ...DATA_DISPLAYS, ...PROBABILITY, ...NUMBER_SENSE, ...FRACTIONS_DECIMALS, ...RATIOS_PERCENTS, ...GEOMETRY].map((g) => [g.skillId, g]),
+  [addSubIntegers, mulDivIntegers, orderOfOperations, equationTwoSteps, percentOf, ...STATISTICS, ...DATA_DISPLAYS, ...PROBABILITY, ...NUMBER_SENSE, ...FRACTIONS_DECIMALS, ...RATIOS_PERCENTS, ...GEOMETRY, ...MEASUREMENT].map((g) => [g.skillId, g]),
 );
