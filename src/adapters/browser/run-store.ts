@@ -4,7 +4,7 @@
  * traces migrated (core migrateTrace), so an old or damaged database gives a clear error.
  */
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
-import { migrateTrace, parseJsonl, toJsonl, type ScoreReport, type TraceEvent, type TerminationReason } from '../../core/index';
+import { migrateTrace, parseJsonl, toJsonl, type RunSummary, type ScoreReport, type TraceEvent, type TerminationReason } from '../../core/index';
 
 // DO NOT CHANGE THESE WITHOUT ADDING A MIGRATION IN `upgrade` BELOW: doing so would lose users' runs.
 export const DB_NAME = 'educlaw-lab';
@@ -30,6 +30,8 @@ export interface RunRecord {
   events: number;
   report: ScoreReport | null;
   error: string | null;
+  /** Set for runs made by a page sweep: which sweep, and the run's sweep summary (src/core/sweep). */
+  sweep?: { id: string; label: string; run: RunSummary };
 }
 
 interface LabDb extends DBSchema {
@@ -114,6 +116,25 @@ export class RunStore {
     );
   }
 
+  /**
+   * Stores a judged trace: the run's events stay as they are; every event after `fromSeq` (an
+   * earlier panel's verdicts) is replaced by `tail`, and the record (with its new report) is put
+   * in the same transaction. Verdicts live in the trace itself, so export carries them.
+   */
+  async replaceTail(rec: RunRecord, fromSeq: number, tail: readonly TraceEvent[]): Promise<void> {
+    const db = await this.#db;
+    await this.#track(
+      (async () => {
+        const tx = db.transaction([STORES.runs, STORES.events], 'readwrite');
+        const events = tx.objectStore(STORES.events);
+        await events.delete(IDBKeyRange.bound([rec.key, fromSeq], [rec.key, Number.MAX_SAFE_INTEGER]));
+        for (const e of tail) void events.put({ key: rec.key, seq: e.seq, event: e });
+        void tx.objectStore(STORES.runs).put(rec);
+        await tx.done;
+      })(),
+    );
+  }
+
   async exportJsonl(key: string): Promise<string> {
     return toJsonl(await this.getEvents(key));
   }
@@ -126,7 +147,7 @@ export class RunStore {
     const { events, complete } = parseJsonl(text, source);
     const start = events[0]!;
     if (start.type !== 'run_start') throw new Error('unreachable: parseJsonl checks run_start');
-    const end = events[events.length - 1];
+    const end = events.find((e) => e.type === 'run_end');
     const rec: RunRecord = {
       key: `${start.runId}@${now}`,
       runId: start.runId,

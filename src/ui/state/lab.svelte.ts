@@ -12,6 +12,16 @@ import {
   runIdFor,
   scoreTrace,
   tutorEntry,
+  tutorLabel,
+  llmTutorConfig,
+  judgeTrace,
+  withVerdicts,
+  LlmVoice,
+  HARNESS_NAMES,
+  HARNESS_DESCRIPTIONS,
+  PANEL_DEFAULTS,
+  type StudentVoice,
+  type LlmClient,
   type CurvePoint,
   type Scenario,
   type ScoreReport,
@@ -19,6 +29,18 @@ import {
 } from '../../core/index';
 import { RunStore, type RunRecord } from '../../adapters/browser/run-store';
 import { createWorkerTracer, type WorkerTracer } from '../../adapters/browser/kt-client';
+import { clientFor, loadSettings, type LlmSettingsData } from '../../adapters/browser/llm-settings';
+
+/** Tokens, cost and retries of the LLM calls of the run in progress (from its model_call events). */
+export interface LiveUsage {
+  calls: number;
+  failed: number;
+  retries: number;
+  tokensIn: number;
+  tokensOut: number;
+  cost: number | null;
+}
+const noUsage = (): LiveUsage => ({ calls: 0, failed: 0, retries: 0, tokensIn: 0, tokensOut: 0, cost: null });
 
 export interface ScenarioChoice {
   label: string;
@@ -49,6 +71,17 @@ export class Lab {
   selected = $derived(this.runs.find((r) => r.key === this.selectedKey) ?? null);
   scenario = $derived(this.scenarios[this.scenarioIndex]?.scenario ?? null);
   readonly tutors = [...TUTORS.values()].map((t) => ({ name: t.name, description: t.description }));
+  // LLM tutor choices (the providers, keys, judges and voice live in LLM settings).
+  readonly harnesses = HARNESS_NAMES.map((h) => ({ name: h, description: HARNESS_DESCRIPTIONS[h] }));
+  harness = $state<string>('reactive');
+  llmProvider = $state('');
+  llmModel = $state('');
+  voiceKind = $state<'templates' | 'llm'>('templates');
+  llmSettings = $state.raw<LlmSettingsData>(loadSettings().data);
+  liveUsage = $state<LiveUsage>(noUsage());
+  judging = $state(false);
+  judgeProgress = $state('');
+  #judgeAbort: AbortController | null = null;
 
   #store: RunStore;
   #abort: AbortController | null = null;
@@ -58,7 +91,36 @@ export class Lab {
     this.scenarios = [{ label: 'Built-in: pre-algebra, after school', source: 'built-in', scenario: parseScenario(defaultScenarioYaml, 'scenarios/default.yaml') }];
   }
 
+  /** Re-reads the LLM settings (they are edited in the settings view). */
+  refreshSettings(): void {
+    const r = loadSettings();
+    this.llmSettings = r.data;
+    if (r.error) this.error = r.error;
+    if (!this.llmProvider || !r.data.providers.some((p) => p.name === this.llmProvider)) this.llmProvider = r.data.providers[0]?.name ?? '';
+  }
+
+  /** The LLM parts of a run: tutor config and client, and the student voice. Throws with a reason a user can act on. */
+  #llmParts(learnerName: string): { config: Record<string, unknown>; client: LlmClient | null; voice: StudentVoice | null } {
+    this.refreshSettings();
+    const s = this.llmSettings;
+    let config: Record<string, unknown> = {};
+    let client: LlmClient | null = null;
+    if (this.tutor === 'llm') {
+      if (!this.llmProvider) throw new Error('choose an LLM provider (add one under LLM settings)');
+      if (!this.llmModel.trim()) throw new Error('enter the model name for the LLM tutor');
+      config = llmTutorConfig({ harness: this.harness, model: this.llmModel.trim(), provider: this.llmProvider });
+      client = clientFor(s, this.llmProvider, this.llmModel.trim());
+    }
+    let voice: StudentVoice | null = null;
+    if (this.voiceKind === 'llm') {
+      if (!s.voice) throw new Error('no student voice model configured: set one under LLM settings, or use the templates');
+      voice = new LlmVoice(clientFor(s, s.voice.provider, s.voice.model), { learnerName });
+    }
+    return { config, client, voice };
+  }
+
   async init(): Promise<void> {
+    this.refreshSettings();
     try {
       const runs = await this.#store.listRuns();
       // A run still marked running belongs to a page that closed mid-run: keep its events, say so.
@@ -83,13 +145,20 @@ export class Lab {
     const scenario = choice.scenario;
     const seed = this.seed ?? scenario.seed;
     const entry = tutorEntry(this.tutor);
+    let llm: { config: Record<string, unknown>; client: LlmClient | null; voice: StudentVoice | null };
+    try {
+      llm = this.#llmParts(scenario.learner.name);
+    } catch (e) {
+      this.error = `Cannot start: ${errorMessage(e)}`;
+      return;
+    }
     const key = `${runIdFor(scenario.id, entry.name, seed)}@${Date.now()}`;
     const rec: RunRecord = {
       key,
       runId: runIdFor(scenario.id, entry.name, seed),
       scenarioId: scenario.id,
       scenarioTitle: scenario.title,
-      tutor: entry.name,
+      tutor: tutorLabel({ name: entry.name, config: llm.config }),
       seed,
       tracer: scenario.learner.tracer,
       status: 'running',
@@ -102,6 +171,7 @@ export class Lab {
     this.running = true;
     this.progress = 0;
     this.liveCurve = [];
+    this.liveUsage = noUsage();
     this.progressText = 'Loading the learner model…';
     this.#abort = new AbortController();
     let tracer: WorkerTracer | null = null;
@@ -123,16 +193,28 @@ export class Lab {
       this.progressText = 'Running…';
       const res = await runEpisode({
         scenario,
-        tutor: entry.create({ config: {} }),
-        tutorSpec: { name: entry.name, config: {} },
+        tutor: entry.create({ config: llm.config, ...(llm.client ? { llm: llm.client } : {}) }),
+        tutorSpec: { name: entry.name, config: llm.config },
         tracer,
         seeds: await loadPersonaSeeds(),
         seed,
+        ...(llm.voice ? { voice: llm.voice } : {}),
         signal: this.#abort.signal,
         onEvent: (e) => {
           buffer.push(e);
           all.push(e);
           if (buffer.length >= FLUSH_EVERY) flush();
+          if (e.type === 'model_call') {
+            const u = this.liveUsage;
+            this.liveUsage = {
+              calls: u.calls + 1,
+              failed: u.failed + (e.response === null ? 1 : 0),
+              retries: u.retries + e.retries,
+              tokensIn: u.tokensIn + (e.usage?.promptTokens ?? 0),
+              tokensOut: u.tokensOut + (e.usage?.completionTokens ?? 0),
+              cost: e.cost === null ? u.cost : (u.cost ?? 0) + e.cost,
+            };
+          }
           if (e.type === 'probe') this.liveCurve = [...this.liveCurve, { day: e.day, solveRate: e.solveRate, gradedRate: e.gradedRate }];
           else if (e.type === 'lms_event' && e.kind === 'day_start') {
             this.progress = (e.day - 1) / scenario.horizonDays;
@@ -170,6 +252,54 @@ export class Lab {
 
   cancel(): void {
     this.#abort?.abort();
+  }
+
+  /**
+   * Judges the selected stored run with the panel from LLM settings. The verdicts are stored with
+   * the run's trace (replacing an earlier panel's) and the report is recomputed from it.
+   */
+  async judgeSelected(): Promise<void> {
+    const rec = this.selected;
+    if (!rec || this.judging || this.running) return;
+    this.error = null;
+    this.notice = null;
+    this.refreshSettings();
+    const s = this.llmSettings;
+    if (s.panel.judges.length === 0) {
+      this.error = 'No judges configured: add them under LLM settings.';
+      return;
+    }
+    this.judging = true;
+    this.judgeProgress = 'Preparing…';
+    this.#judgeAbort = new AbortController();
+    try {
+      const events = await this.#store.getEvents(rec.key);
+      const endIdx = events.findIndex((e) => e.type === 'run_end');
+      if (endIdx < 0) throw new Error('this run has no end (it was interrupted); only finished runs can be judged');
+      const judges = s.panel.judges.map((j) => ({ id: `${j.model}@${j.provider}`, client: clientFor(s, j.provider, j.model, j.family) }));
+      const res = await judgeTrace(events, { ...PANEL_DEFAULTS, id: 'page-panel', judges, temperature: s.panel.temperature, daysPerRun: s.panel.daysPerRun, rubrics: s.panel.rubrics }, {
+        signal: this.#judgeAbort.signal,
+        onProgress: (p) => (this.judgeProgress = `${p.done} of ${p.total} verdicts`),
+      });
+      const all = withVerdicts(events, res.events);
+      const updated: RunRecord = { ...rec, events: all.length, report: scoreTrace(all) };
+      await this.#store.replaceTail(updated, endIdx + 1, all.slice(endIdx + 1));
+      this.runs = this.runs.map((r) => (r.key === rec.key ? updated : r));
+      if (this.selectedKey === rec.key) this.selectedEvents = all;
+      const cost = res.cost === null ? 'cost unknown (no prices configured)' : `$${res.cost.toFixed(4)}`;
+      this.judgeProgress = `Judged: ${res.scored} verdicts scored, ${res.unscored} unscored; ${res.usage ? `${res.usage.promptTokens} + ${res.usage.completionTokens} tokens` : 'no usage reported'}, ${cost}`;
+      for (const st of res.stopped) this.error = `${st.judge}: ${st.reason}`;
+    } catch (e) {
+      this.judgeProgress = 'Judging stopped';
+      this.error = `Judging failed: ${errorMessage(e)}. Nothing was stored.`;
+    } finally {
+      this.judging = false;
+      this.#judgeAbort = null;
+    }
+  }
+
+  cancelJudging(): void {
+    this.#judgeAbort?.abort();
   }
 
   async select(key: string): Promise<void> {

@@ -1,0 +1,121 @@
+/**
+ * LLM settings (rune class): providers with keys, the judge panel, the student voice. Persisted
+ * in this browser's localStorage only (src/adapters/browser/llm-settings.ts).
+ */
+import { errorMessage, HARNESS_NAMES, RUBRIC_IDS, type RubricId } from '../../core/index';
+import { ProviderSchema, panelWarnings, type PanelConfig } from '../../adapters/llm/config';
+import { clientFor, emptySettings, loadSettings, saveSettings, type LlmSettingsData } from '../../adapters/browser/llm-settings';
+
+export interface ProviderForm {
+  name: string;
+  baseURL: string;
+  apiKey: string;
+  family: string;
+  model: string;
+  priceIn: string;
+  priceOut: string;
+  maxConcurrency: number;
+  timeoutS: number;
+  jsonMode: boolean;
+}
+
+export const emptyProviderForm = (): ProviderForm => ({ name: '', baseURL: 'http://localhost:11434/v1', apiKey: '', family: '', model: '', priceIn: '', priceOut: '', maxConcurrency: 4, timeoutS: 120, jsonMode: true });
+
+export class LlmSettings {
+  data = $state<LlmSettingsData>(emptySettings());
+  error = $state<string | null>(null);
+  notice = $state<string | null>(null);
+  testing = $state(false);
+  readonly harnesses = HARNESS_NAMES;
+  readonly rubricIds = RUBRIC_IDS;
+  warnings = $derived(panelWarnings({ id: 'panel', judges: this.data.panel.judges, temperature: this.data.panel.temperature, daysPerRun: this.data.panel.daysPerRun, strata: 3, rubrics: this.data.panel.rubrics, attempts: 3, maxConsecutiveFailures: 3, concurrency: 4 } as PanelConfig, this.data.providers));
+
+  constructor() {
+    const r = loadSettings();
+    this.data = r.data;
+    this.error = r.error;
+  }
+
+  #save(msg: string): void {
+    try {
+      saveSettings($state.snapshot(this.data) as LlmSettingsData);
+      this.notice = msg;
+      this.error = null;
+    } catch (e) {
+      this.error = `Could not save the settings: ${errorMessage(e)}`;
+    }
+  }
+
+  addProvider(f: ProviderForm): boolean {
+    this.notice = null;
+    const models: Record<string, { input: number; output: number; family?: string }> = {};
+    if (f.model.trim() && (f.priceIn.trim() || f.priceOut.trim())) models[f.model.trim()] = { input: Number(f.priceIn || 0), output: Number(f.priceOut || 0) };
+    const r = ProviderSchema.safeParse({
+      name: f.name.trim(),
+      baseURL: f.baseURL.trim(),
+      ...(f.apiKey ? { apiKey: f.apiKey } : {}),
+      ...(f.family.trim() ? { family: f.family.trim() } : {}),
+      models,
+      maxConcurrency: f.maxConcurrency,
+      timeoutMs: Math.round(f.timeoutS * 1000),
+      jsonMode: f.jsonMode,
+    });
+    if (!r.success) {
+      this.error = `Provider not saved: ${r.error.issues.map((i) => `${i.path.join('.') || 'provider'}: ${i.message}`).join('; ')}`;
+      return false;
+    }
+    const others = this.data.providers.filter((p) => p.name !== r.data.name);
+    this.data.providers = [...others, r.data];
+    this.#save(`Saved provider ${r.data.name}.`);
+    return true;
+  }
+
+  removeProvider(name: string): void {
+    this.data.providers = this.data.providers.filter((p) => p.name !== name);
+    this.data.panel.judges = this.data.panel.judges.filter((j) => j.provider !== name);
+    if (this.data.voice?.provider === name) this.data.voice = null;
+    this.#save(`Removed provider ${name} (and its judges).`);
+  }
+
+  addJudge(provider: string, model: string, family: string): void {
+    if (!provider || !model.trim()) {
+      this.error = 'A judge needs a provider and a model.';
+      return;
+    }
+    this.data.panel.judges = [...this.data.panel.judges, { provider, model: model.trim(), ...(family.trim() ? { family: family.trim() } : {}) }];
+    this.#save(`Added judge ${model.trim()}.`);
+  }
+
+  removeJudge(i: number): void {
+    this.data.panel.judges = this.data.panel.judges.filter((_, k) => k !== i);
+    this.#save('Removed the judge.');
+  }
+
+  setPanel(daysPerRun: number | null, temperature: number, rubrics: RubricId[]): void {
+    this.data.panel.daysPerRun = daysPerRun;
+    this.data.panel.temperature = temperature;
+    this.data.panel.rubrics = rubrics.length ? rubrics : [...RUBRIC_IDS];
+    this.#save('Saved the panel settings.');
+  }
+
+  setVoice(provider: string | null, model: string): void {
+    this.data.voice = provider && model.trim() ? { provider, model: model.trim() } : null;
+    this.#save(this.data.voice ? `The student voice is ${this.data.voice.model} (when chosen for a run).` : 'The student voice is the templates.');
+  }
+
+  /** Sends one tiny request to check a provider and model. */
+  async test(provider: string, model: string): Promise<void> {
+    this.testing = true;
+    this.notice = null;
+    this.error = null;
+    try {
+      const c = clientFor($state.snapshot(this.data) as LlmSettingsData, provider, model);
+      const res = await c.chat({ messages: [{ role: 'user', content: 'Reply with the word OK.' }], maxTokens: 10 });
+      this.notice = `${provider}/${model} answered: "${(res.content ?? '').slice(0, 80)}" (${res.usage ? `${res.usage.promptTokens} + ${res.usage.completionTokens} tokens` : 'no usage reported'}).`;
+    } catch (e) {
+      this.error = `Test failed: ${errorMessage(e)}`;
+    } finally {
+      this.testing = false;
+    }
+  }
+}
