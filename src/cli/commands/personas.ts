@@ -2,7 +2,7 @@ import { Option, type Command } from 'commander';
 import { availableParallelism } from 'node:os';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { TUTORS, abilityTableMarkdown, libraryEntries, parseSeedList, personaParameterMarkdown, personaTableMarkdown, type AbilityLevel, type RunSummary } from '../../core/index';
+import { TUTORS, abilityTableMarkdown, libraryEntries, parseSeedList, personaParameterMarkdown, personaDescriptionsMarkdown, personaTableMarkdown, scheduleTablesMarkdown, type AbilityLevel, type RunSummary } from '../../core/index';
 import { ROOT } from '../../adapters/node/files';
 import { runNodeSweep } from '../../adapters/node/sweep/run-sweep';
 import { progressBar } from '../progress';
@@ -26,8 +26,9 @@ export function registerPersonas(program: Command): void {
     .option('--seeds <list>', 'seeds for the 30-day behaviour runs (55 scenarios each)', '1-5')
     .option('--ability-seeds <list>', 'seeds for the ability table (day-0 probe of the 11 personas at each level)', '1-30')
     .option('--jobs <n>', 'worker threads (default: the number of CPUs)', int('--jobs'))
-    .option('--write <file>', 'also write the tables into this Markdown file, between its "personas:…" markers')
-    .action(async (o: { tutor: string; seeds: string; abilitySeeds: string; jobs?: number; write?: string }) => {
+    .option('--write <file>', 'also write the persona tables into this Markdown file, between its "personas:…" markers')
+    .option('--write-schedules <file>', 'also write the schedule tables into this Markdown file, between its "schedules:measured" markers')
+    .action(async (o: { tutor: string; seeds: string; abilitySeeds: string; jobs?: number; write?: string; writeSchedules?: string }) => {
       const threads = Math.max(1, o.jobs ?? availableParallelism());
       const files = libraryEntries().map((e) => resolve(ROOT, 'scenarios', e.file));
       const missing = files.filter((f) => !existsSync(f));
@@ -64,18 +65,28 @@ export function registerPersonas(program: Command): void {
         '',
         abilityTableMarkdown(abilityRuns),
       ].join('\n');
-      console.log(`## Persona table\n\n${measured}\n\n## Ability levels\n\n${ability}\n`);
+      const schedules = [
+        `Measured with the same command, from the same ${behaviour.runs.length} runs (${o.tutor} tutor): per schedule, the mean over its 11 personas × seeds ${o.seeds}. Completed and missed count assignments (course homework and any the tutor set); "due" reminders are the LMS's notice two hours before an open assignment is due.`,
+        '',
+        scheduleTablesMarkdown(behaviour.runs),
+      ].join('\n');
+      console.log(`## Persona table\n\n${measured}\n\n## Ability levels\n\n${ability}\n\n## Schedules\n\n${schedules}\n`);
       if (failed.length) {
         console.error(`error: ${failed.length} runs did not reach the horizon: ${failed.map((f) => f.runId).join(', ')}`);
         process.exitCode = 3;
       }
       if (o.write) {
         let doc = readFileSync(o.write, 'utf8');
+        doc = replaceSection(doc, 'personas:descriptions', personaDescriptionsMarkdown(), o.write);
         doc = replaceSection(doc, 'personas:parameters', personaParameterMarkdown(), o.write);
         doc = replaceSection(doc, 'personas:measured', measured, o.write);
         doc = replaceSection(doc, 'personas:ability', ability, o.write);
         writeFileSync(o.write, doc);
         console.error(`wrote the tables into ${o.write}`);
+      }
+      if (o.writeSchedules) {
+        writeFileSync(o.writeSchedules, replaceSection(readFileSync(o.writeSchedules, 'utf8'), 'schedules:measured', schedules, o.writeSchedules));
+        console.error(`wrote the schedule tables into ${o.writeSchedules}`);
       }
     });
 }

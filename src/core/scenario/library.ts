@@ -88,6 +88,9 @@ const PERSONA_NOTES: Record<Exclude<keyof PersonaPreset, 'name' | 'description'>
 
 const PERSONA_ORDER = Object.keys(PERSONA_NOTES) as (keyof typeof PERSONA_NOTES)[];
 
+/** Every persona behaviour parameter in a reading order, with a short note (used by the docs tables too). */
+export const PERSONA_FIELDS: readonly { key: keyof typeof PERSONA_NOTES; note: string }[] = PERSONA_ORDER.map((key) => ({ key, note: PERSONA_NOTES[key] }));
+
 function scalar(v: unknown): string {
   if (v === null) return 'null';
   if (Array.isArray(v)) return `[${v.map(scalar).join(', ')}]`;

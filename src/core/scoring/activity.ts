@@ -11,6 +11,8 @@ export interface LearnerActivity {
   /** Days the run covered (run_end days, else the horizon). */
   days: number;
   sessions: number;
+  /** Days with at least one login. */
+  activeDays: number;
   /** Minutes online: sum over sessions of logout time − login time. */
   activeMinutes: number;
   attempts: number;
@@ -35,8 +37,12 @@ export interface LearnerActivity {
   /** Sessions by how they ended (block_end, gave_up, no_work, session_done, end_of_day). */
   endings: Record<string, number>;
   homeworkPosted: number;
+  /** "Assignment due" reminders (two hours before an open assignment is due). */
+  dueReminders: number;
   assignmentsCompleted: number;
   assignmentsMissed: number;
+  /** Tutor wakes by reason (the LMS events that woke the tutor). */
+  wakes: Record<string, number>;
   /** Day-0 probe (before any tutoring): expected share correct, and from knowledge alone. */
   preTutorSolveRate: number | null;
   preTutorKnowledgeRate: number | null;
@@ -50,6 +56,7 @@ export function learnerActivity(events: readonly TraceEvent[]): LearnerActivity 
   const a: LearnerActivity = {
     days: end?.type === 'run_end' ? end.days : start?.type === 'run_start' ? start.scenario.horizonDays : 0,
     sessions: 0,
+    activeDays: 0,
     activeMinutes: 0,
     attempts: 0,
     own: 0,
@@ -66,18 +73,22 @@ export function learnerActivity(events: readonly TraceEvent[]): LearnerActivity 
     frustrationGiveUps: 0,
     endings: {},
     homeworkPosted: 0,
+    dueReminders: 0,
     assignmentsCompleted: 0,
     assignmentsMissed: 0,
+    wakes: {},
     preTutorSolveRate: null,
     preTutorKnowledgeRate: null,
     finalSolveRate: null,
   };
   let loginAt: number | null = null;
+  const loginDays = new Set<number>();
   for (const e of events) {
     switch (e.type) {
       case 'lms_event':
         if (e.kind === 'login') {
           a.sessions++;
+          loginDays.add(e.day);
           loginAt = e.t;
         } else if (e.kind === 'logout') {
           if (loginAt !== null) a.activeMinutes += e.t - loginAt;
@@ -88,6 +99,7 @@ export function learnerActivity(events: readonly TraceEvent[]): LearnerActivity 
           a.giveUps++;
           if ((e.detail as { cause?: unknown } | undefined)?.cause === 'frustration') a.frustrationGiveUps++;
         } else if (e.kind === 'homework_posted') a.homeworkPosted++;
+        else if (e.kind === 'assignment_due') a.dueReminders++;
         else if (e.kind === 'assignment_completed') a.assignmentsCompleted++;
         else if (e.kind === 'assignment_missed') a.assignmentsMissed++;
         break;
@@ -108,6 +120,9 @@ export function learnerActivity(events: readonly TraceEvent[]): LearnerActivity 
         } else if (e.injection !== undefined) a.injections++;
         else a.replies++;
         break;
+      case 'wake':
+        a.wakes[e.reason] = (a.wakes[e.reason] ?? 0) + 1;
+        break;
       case 'probe':
         if (e.day === 0) {
           a.preTutorSolveRate = e.solveRate;
@@ -119,5 +134,6 @@ export function learnerActivity(events: readonly TraceEvent[]): LearnerActivity 
         break;
     }
   }
+  a.activeDays = loginDays.size;
   return a;
 }

@@ -223,4 +223,4 @@ export function formatSweepSummary(sum: SweepSummary): string {
   ];
   return [line(head), rule, ...rows.map(line), rule, line(overall), '', ...notes].join('\n');
 }
-export { personaTableMarkdown, abilityTableMarkdown, personaParameterMarkdown, aggregateBy, PERSONA_MEASURES, type PersonaMeasures } from './personas';
+export { personaTableMarkdown, abilityTableMarkdown, personaParameterMarkdown, personaDescriptionsMarkdown, scheduleTablesMarkdown, aggregateBy, PERSONA_MEASURES, type PersonaMeasures } from './personas';

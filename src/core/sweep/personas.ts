@@ -8,6 +8,7 @@ import type { RunSummary } from './index';
 import { meanCi95 } from '../stats/index';
 import { PERSONA_PRESETS, PERSONA_TRAITS } from '../scenario/personas';
 import { PERSONA_PRESET_NAMES, type PersonaPresetName } from '../scenario/preset-names';
+import { PERSONA_FIELDS } from '../scenario/library';
 
 export interface PersonaMeasures {
   helpPerDay: number;
@@ -84,7 +85,9 @@ export function aggregateBy(runs: readonly RunSummary[], key: (r: RunSummary) =>
   return out;
 }
 
-const cell = (c: Ci, fmt: (x: number) => string) => (Number.isNaN(c.mean) ? 'n/a' : c.lo === null || c.hi === null ? fmt(c.mean) : `${fmt(c.mean)} [${fmt(c.lo)}, ${fmt(c.hi)}]`);
+/** "mean [lo, hi]"; for quantities that cannot be negative the interval's lower end is shown cut at 0. */
+const cell = (c: Ci, fmt: (x: number) => string, nonNegative = true) =>
+  Number.isNaN(c.mean) ? 'n/a' : c.lo === null || c.hi === null ? fmt(c.mean) : `${fmt(c.mean)} [${fmt(nonNegative ? Math.max(0, c.lo) : c.lo)}, ${fmt(c.hi)}]`;
 
 /** Markdown table: one row per persona, the measures of PERSONA_MEASURES. */
 export function personaTableMarkdown(runs: readonly RunSummary[]): string {
@@ -94,7 +97,7 @@ export function personaTableMarkdown(runs: readonly RunSummary[]): string {
   const sep = `|---|---:|${PERSONA_MEASURES.map(() => '---:').join('|')}|`;
   const rows = names.map((n) => {
     const a = agg.get(n)!;
-    return `| ${n} | ${a.runs} | ${PERSONA_MEASURES.map((m) => cell(a[m.key], m.fmt)).join(' | ')} |`;
+    return `| ${n} | ${a.runs} | ${PERSONA_MEASURES.map((m) => cell(a[m.key], m.fmt, m.key !== 'learningGain')).join(' | ')} |`;
   });
   return [head, sep, ...rows].join('\n');
 }
@@ -121,6 +124,29 @@ const show = (v: unknown): string => {
   return String(v);
 };
 
+/** Markdown tables: what each schedule gives rise to (means over every persona and seed of the sweep), and the tutor wakes by LMS event. */
+export function scheduleTablesMarkdown(runs: readonly RunSummary[]): string {
+  const groups = new Map<string, RunSummary[]>();
+  for (const r of runs) groups.set(r.schedule, [...(groups.get(r.schedule) ?? []), r]);
+  const mean = (rs: RunSummary[], f: (r: RunSummary) => number) => rs.reduce((a, r) => a + f(r), 0) / rs.length;
+  const days = (r: RunSummary) => Math.max(1, r.activity.days);
+  const t1 = [
+    '| schedule | runs | days with a login (of 30) | sessions / week | active min / day | homework posted | "due" reminders | completed | missed |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+    ...[...groups.entries()].map(([name, rs]) => {
+      const m = (f: (r: RunSummary) => number, d = 1) => mean(rs, f).toFixed(d);
+      return `| ${name} | ${rs.length} | ${m((r) => r.activity.activeDays)} | ${m((r) => (r.activity.sessions / days(r)) * 7)} | ${m((r) => r.activity.activeMinutes / days(r))} | ${m((r) => r.activity.homeworkPosted)} | ${m((r) => r.activity.dueReminders)} | ${m((r) => r.activity.assignmentsCompleted)} | ${m((r) => r.activity.assignmentsMissed)} |`;
+    }),
+  ];
+  const reasons = [...new Set(runs.flatMap((r) => Object.keys(r.activity.wakes)))].sort();
+  const t2 = [
+    `| schedule | ${reasons.join(' | ')} | all |`,
+    `|---|${reasons.map(() => '---:').join('|')}|---:|`,
+    ...[...groups.entries()].map(([name, rs]) => `| ${name} | ${reasons.map((k) => mean(rs, (r) => r.activity.wakes[k] ?? 0).toFixed(1)).join(' | ')} | ${mean(rs, (r) => Object.values(r.activity.wakes).reduce((a, b) => a + b, 0)).toFixed(1)} |`),
+  ];
+  return [...t1, '', 'Tutor wakes per run, by the LMS event that woke it:', '', ...t2].join('\n');
+}
+
 /** Markdown: the five dimensions per persona, then every parameter of every built-in persona (one column per persona). */
 export function personaParameterMarkdown(): string {
   const names = PERSONA_PRESET_NAMES as readonly PersonaPresetName[];
@@ -130,7 +156,15 @@ export function personaParameterMarkdown(): string {
     `|---|${traits.map(() => '---').join('|')}|`,
     ...names.map((n) => `| ${n} | ${traits.map((t) => PERSONA_TRAITS[n][t]).join(' | ')} |`),
   ];
-  const keys = Object.keys(PERSONA_PRESETS['steady-worker']).filter((k) => k !== 'name' && k !== 'description') as (keyof (typeof PERSONA_PRESETS)['steady-worker'])[];
-  const t2 = [`| parameter | ${names.join(' | ')} |`, `|---|${names.map(() => '---').join('|')}|`, ...keys.map((k) => `| \`${k}\` | ${names.map((n) => show(PERSONA_PRESETS[n][k])).join(' | ')} |`)];
+  const t2 = [
+    `| parameter | meaning | ${names.join(' | ')} |`,
+    `|---|---|${names.map(() => '---').join('|')}|`,
+    ...PERSONA_FIELDS.map(({ key, note }) => `| \`${key}\` | ${note} | ${names.map((n) => show(PERSONA_PRESETS[n][key])).join(' | ')} |`),
+  ];
   return [...t1, '', ...t2].join('\n');
+}
+
+/** Markdown: one section per built-in persona with its description. */
+export function personaDescriptionsMarkdown(): string {
+  return (PERSONA_PRESET_NAMES as readonly PersonaPresetName[]).map((n) => `### ${n}\n\n${PERSONA_PRESETS[n].description}`).join('\n\n');
 }
