@@ -27,11 +27,10 @@ export interface OrtAktBackend extends AktBackend {
 
 export async function createOrtAktBackend(ort: Ort, graphs: AktGraphs, executionProviders: string[]): Promise<OrtAktBackend> {
   const opts = { executionProviders, graphOptimizationLevel: 'all' as const };
-  const [enc, read, full] = await Promise.all([
-    ort.InferenceSession.create(graphs.encode, opts),
-    ort.InferenceSession.create(graphs.readout, opts),
-    graphs.full ? ort.InferenceSession.create(graphs.full, opts) : Promise.resolve(null),
-  ]);
+  // One at a time: the WebGPU execution provider refuses to create sessions concurrently.
+  const enc = await ort.InferenceSession.create(graphs.encode, opts);
+  const read = await ort.InferenceSession.create(graphs.readout, opts);
+  const full = graphs.full ? await ort.InferenceSession.create(graphs.full, opts) : null;
   const i32 = (a: Int32Array, dims: number[]) => new ort.Tensor('int32', a, dims);
   return {
     async encode(skills, questions, responses): Promise<OrtCache> {

@@ -261,6 +261,7 @@ export async function runEpisode(opts: EpisodeOptions): Promise<EpisodeResult> {
     await exchange('help_request', ev.seq, { message: text, item_id: current?.item.id ?? null });
   }
 
+  /** Reads the learner's belief over every skill the tracer knows (after each graded answer and at the end of each day). */
   async function snapshot(scope: 'course' | 'all'): Promise<void> {
     const skills = scope === 'course' ? [...course.skills] : Array.from({ length: opts.tracer.info.nSkills }, (_, i) => i + 1);
     let values: number[];
@@ -269,7 +270,8 @@ export async function runEpisode(opts: EpisodeOptions): Promise<EpisodeResult> {
     } catch (e) {
       throw new Stop('tracer_error', `tracer ${opts.tracer.info.name} failed: ${errorMessage(e)}`);
     }
-    emit({ type: 'mastery', t: now(), scope, skills, values: values.map(roundP) });
+    // Four decimals keep a belief over ~100 skills after every answer affordable in the trace.
+    emit({ type: 'mastery', t: now(), scope, skills, values: values.map((v) => Math.round(v * 1e4) / 1e4) });
   }
 
   function pickWork(): { item: Item; assignmentId: string | null } | null {
@@ -431,7 +433,7 @@ export async function runEpisode(opts: EpisodeOptions): Promise<EpisodeResult> {
           const attemptNo = lms.attemptsOn(ev.assignmentId, item.id).length + 1;
           lms.gradebook.push({ at: now(), itemId: item.id, skill: item.skillId, level: item.level, assignmentId: ev.assignmentId, attemptNo, response: out.response, correct: out.correct });
           const ae = emit({ type: 'attempt', t: now(), itemId: item.id, skill: item.skillId, level: item.level, assignmentId: ev.assignmentId, attemptNo, p: roundP(out.p), boost: out.boost, source: out.source, response: out.response, correct: out.correct, evidence: out.evidence, ...(out.slip ? { slip: true } : {}) });
-          if (out.evidence) await snapshot('course');
+          if (out.evidence) await snapshot('all');
           if (ev.assignmentId) {
             const a = lms.assignments.find((x) => x.id === ev.assignmentId);
             if (a && a.status === 'open' && a.itemIds.every((id) => lms.itemDone(a.id, id, persona.maxAttemptsPerItem))) {

@@ -1,0 +1,84 @@
+/**
+ * npm run bench:kt: AKT full-belief readout latency (all skills, history of --history rows),
+ * incremental vs naive, in Node and in headless Chromium (wasm; WebGPU where an adapter exists),
+ * next to PyTorch on the same machine, plus the time to precompute the initial mastery matrix of
+ * every persona seed. Prints figures; asserts nothing (numbers on shared machines are noisy).
+ *
+ *   npm run bench:kt -- [--model public/models/akt] [--history 200] [--checkpoint <akt .pt>] [--no-browser]
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { chromium } from '@playwright/test';
+import { loadNodeAkt, DEFAULT_AKT_DIR } from '../src/adapters/node/akt';
+import { benchAkt, historyOfLength } from '../src/adapters/ort/akt-bench';
+import { loadPersonaSeeds, unpackHistory } from '../src/core/index';
+import { initialMastery } from './derive/akt-seeds';
+
+const arg = (name: string, dflt: string | null) => {
+  const i = process.argv.indexOf(name);
+  return i > 0 ? (process.argv[i + 1] as string) : dflt;
+};
+const modelDir = resolve(arg('--model', DEFAULT_AKT_DIR)!);
+const history = Number(arg('--history', '200'));
+const checkpoint = arg('--checkpoint', null);
+const browser = !process.argv.includes('--no-browser');
+
+type Row = { where: string; incrementalMs?: number; encodeMs?: number; readoutMs?: number; naiveMs?: number; naiveBatchedMs?: number; maxAbsDiff?: number; note?: string };
+const rows: Row[] = [];
+
+console.log(`AKT model: ${modelDir}; history ${history} rows; all skills`);
+const { tracer, backend } = await loadNodeAkt(modelDir, true);
+const seeds = await loadPersonaSeeds();
+const longest = seeds.seeds.reduce((a, b) => (b.n > a.n ? b : a));
+const h = historyOfLength(unpackHistory(longest.h), history);
+const node = await benchAkt(backend, tracer, h, 10, 1);
+rows.push({ where: 'Node, onnxruntime-web wasm (1 thread)', ...node });
+
+if (checkpoint) {
+  const py = spawnSync('/usr/bin/python3', [resolve('training/akt/bench_readout.py'), '--checkpoint', checkpoint, '--history', String(history), '--naive-reps', '1'], { encoding: 'utf8' });
+  if (py.status === 0) {
+    const r = JSON.parse(py.stdout.trim().split('\n').pop()!);
+    rows.push({ where: `PyTorch ${r.runtime}`, incrementalMs: r.incrementalMs, naiveMs: r.naiveMs, naiveBatchedMs: r.naiveBatchedMs });
+  } else rows.push({ where: 'PyTorch', note: `failed: ${py.stderr.trim().split('\n').pop()}` });
+} else rows.push({ where: 'PyTorch', note: 'skipped: pass --checkpoint <trained .pt> (training/akt/runs/…/checkpoint.pt)' });
+
+if (browser) {
+  const exe = process.env.CHROMIUM_PATH ?? (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined);
+  if (!existsSync(resolve('dist/bench/kt.html'))) spawnSync('npx', ['vite', 'build'], { stdio: 'inherit' });
+  const server = spawn('npx', ['vite', 'preview', '--port', '4179', '--strictPort', '--host', '127.0.0.1'], { stdio: 'ignore' });
+  try {
+    await new Promise((r) => setTimeout(r, 2500));
+    const b = await chromium.launch({ ...(exe ? { executablePath: exe } : {}), args: ['--headless', '--no-sandbox', '--enable-unsafe-webgpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+    const page = await b.newPage();
+    await page.goto(`http://127.0.0.1:4179/bench/kt.html?history=${history}&reps=10&naive=1`);
+    await page.waitForFunction(() => (window as unknown as { __bench?: unknown }).__bench !== undefined, undefined, { timeout: 600_000 });
+    const res = (await page.evaluate(() => (window as unknown as { __bench: unknown }).__bench)) as (Row & { runtime: string; error?: string; sessionMs?: number })[];
+    for (const r of res) {
+      rows.push(r.error ? { where: `Chromium, ${r.runtime}`, note: r.error } : { where: `Chromium, ${r.runtime}`, ...r, note: `session creation ${r.sessionMs?.toFixed(0)} ms${r.runtime.includes('webgpu') ? '; SwiftShader (software) here: a correctness check, not a speed figure' : ''}` });
+    }
+    await b.close();
+  } finally {
+    server.kill();
+  }
+}
+
+const f = (x: number | undefined) => (x === undefined ? '—' : x >= 100 ? x.toFixed(0) : x.toFixed(2));
+console.log('\n| where | incremental ms | (encode + readout) | naive ms (1 forward per skill) | naive, batched ms | speed-up vs naive | max abs diff |');
+console.log('|---|---|---|---|---|---|---|');
+for (const r of rows) {
+  if (r.incrementalMs === undefined) {
+    console.log(`| ${r.where} | ${r.note} | | | | | |`);
+    continue;
+  }
+  const sp = r.naiveMs ? `${(r.naiveMs / r.incrementalMs).toFixed(0)}×` : '—';
+  console.log(`| ${r.where} | ${f(r.incrementalMs)} | ${r.encodeMs !== undefined ? `${f(r.encodeMs)} + ${f(r.readoutMs)}` : '—'} | ${f(r.naiveMs)} | ${f(r.naiveBatchedMs)} | ${sp} | ${r.maxAbsDiff !== undefined ? r.maxAbsDiff.toExponential(1) : '—'} |${r.note && r.incrementalMs !== undefined ? ` ${r.note}` : ''}`);
+}
+const torch = rows.find((r) => r.where.startsWith('PyTorch') && r.incrementalMs !== undefined);
+if (torch) console.log(`\nNode wasm / PyTorch (incremental): ${(node.incrementalMs / torch.incrementalMs!).toFixed(2)}×`);
+
+const t0 = performance.now();
+const m = await initialMastery(tracer, seeds);
+const secs = (performance.now() - t0) / 1000;
+console.log(`\nInitial mastery matrix, ${m.rows} seeds × ${m.cols} skills: ${secs.toFixed(1)} s in Node (wasm, 1 thread)`);
+await backend.release();

@@ -1,0 +1,94 @@
+/**
+ * Timing of one full-belief readout (P(correct) on an average item of every skill after a
+ * history): incremental (encode the history once, read out all skills' last rows in one call)
+ * against naive (one full forward per skill, history + that skill's candidate row). Shared by
+ * the Node benchmark and the in-page benchmark worker; timings are medians over `reps`.
+ */
+import type { AktTracer } from '../../core/learner/kt/akt';
+import type { Interaction } from '../../core/learner/kt/types';
+import type { OrtAktBackend } from './akt-backend';
+
+export interface AktBenchResult {
+  history: number;
+  skills: number;
+  reps: number;
+  /** encode + readout of all skills (the simulator's path) */
+  incrementalMs: number;
+  encodeMs: number;
+  readoutMs: number;
+  /** one full forward (batch 1, length history+1) per skill */
+  naiveMs: number;
+  /** the same naive work as one batched forward (batch = skills) */
+  naiveBatchedMs: number;
+  /** max |incremental − naive| over skills */
+  maxAbsDiff: number;
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)]!;
+};
+
+export async function benchAkt(backend: OrtAktBackend, tracer: AktTracer, history: readonly Interaction[], reps = 10, naiveReps = 2, now: () => number = () => performance.now()): Promise<AktBenchResult> {
+  const nSkills = tracer.meta.n_skills;
+  const skills = Array.from({ length: nSkills }, (_, i) => i + 1);
+  const w = tracer.window(history);
+  const L = w.length;
+  const cs = Int32Array.from(skills);
+  const cq = new Int32Array(nSkills);
+  // warm-up
+  let cache = await backend.encode(w.skills, w.questions, w.responses);
+  let inc = await backend.readout(cache, L, cs, cq);
+  const tEnc: number[] = [];
+  const tRead: number[] = [];
+  const tInc: number[] = [];
+  for (let r = 0; r < reps; r++) {
+    const t0 = now();
+    cache = await backend.encode(w.skills, w.questions, w.responses);
+    const t1 = now();
+    inc = await backend.readout(cache, L, cs, cq);
+    const t2 = now();
+    tEnc.push(t1 - t0);
+    tRead.push(t2 - t1);
+    tInc.push(t2 - t0);
+  }
+  const row = (k: number) => {
+    const s = new Int32Array(L + 1), q = new Int32Array(L + 1), rr = new Int32Array(L + 1);
+    s.set(w.skills.subarray(0, L));
+    q.set(w.questions.subarray(0, L));
+    rr.set(w.responses.subarray(0, L));
+    s[L] = k;
+    return { s, q, rr };
+  };
+  let maxAbsDiff = 0;
+  const tNaive: number[] = [];
+  for (let r = 0; r < naiveReps; r++) {
+    const t0 = now();
+    for (const k of skills) {
+      const { s, q, rr } = row(k);
+      const out = await backend.full(s, q, rr, 1, L + 1);
+      if (r === 0) maxAbsDiff = Math.max(maxAbsDiff, Math.abs(out[L]! - inc[k - 1]!));
+    }
+    tNaive.push(now() - t0);
+  }
+  const S = new Int32Array(nSkills * (L + 1)), Q = new Int32Array(nSkills * (L + 1)), R = new Int32Array(nSkills * (L + 1));
+  skills.forEach((k, i) => {
+    const { s, q, rr } = row(k);
+    S.set(s, i * (L + 1));
+    Q.set(q, i * (L + 1));
+    R.set(rr, i * (L + 1));
+  });
+  const tBatch: number[] = [];
+  for (let r = 0; r < naiveReps; r++) {
+    const t0 = now();
+    await backend.full(S, Q, R, nSkills, L + 1);
+    tBatch.push(now() - t0);
+  }
+  return { history: L, skills: nSkills, reps, incrementalMs: median(tInc), encodeMs: median(tEnc), readoutMs: median(tRead), naiveMs: median(tNaive), naiveBatchedMs: median(tBatch), maxAbsDiff };
+}
+
+/** A synthetic but realistic history: a real warm-up history extended to `length` rows by cycling it. */
+export function historyOfLength(seed: readonly Interaction[], length: number): Interaction[] {
+  if (seed.length === 0) throw new Error('historyOfLength: empty seed history');
+  return Array.from({ length }, (_, i) => seed[i % seed.length]!);
+}
