@@ -5,3 +5,4 @@ export { llmUsage, voiceFidelity, type LlmUsage, type RoleUsage, type VoiceFidel
 export { tutorLabel } from './labels';
 export { answerExtraction, type ExtractionDetail } from './extraction';
 export { learnerActivity, type LearnerActivity } from './activity';
+export { calibration, dayPairs, type CalibrationReport } from './calibration';
