@@ -19,6 +19,7 @@ import { registerSchema } from './commands/schema';
 import { registerSweep } from './commands/sweep';
 import { registerPersonas } from './commands/personas';
 import { registerKt } from './commands/kt';
+import { registerCalibration } from './commands/calibration';
 import { registerJudge } from './commands/judge';
 
 // A closed pipe (e.g. `| head`) ends the command quietly.
@@ -38,6 +39,7 @@ registerSchema(program);
 registerSweep(program);
 registerPersonas(program);
 registerKt(program);
+registerCalibration(program);
 registerJudge(program);
 
 program.parseAsync(process.argv).catch((e: unknown) => {
