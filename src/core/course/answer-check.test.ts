@@ -199,3 +199,9 @@ describe('mixed numbers next to × and ÷', () => {
     expect(toPlain('$3\\frac{1}{4} - 1\\frac{2}{3}$')).toBe('3 1/4 - 1 2/3');
   });
 });
+describe('denominators that are products', () => {
+  it('keep parentheses in plain text', () => {
+    expect(toPlain('$\\frac{30x^{7}}{5xy}$')).toBe('(30x^7)/(5xy)');
+    expect(toPlain('$\\frac{x}{3}$')).toBe('x/3');
+  });
+});

@@ -73,7 +73,9 @@ export function texToPlain(tex: string): string {
     const before = s.slice(0, unitStart).replace(/[-\s]+$/, '');
     const after = s.slice(bEnd).trimStart();
     const grouped = /(?:\\times|\\div|\\cdot)$/.test(before) || /^(?:\\times|\\div|\\cdot)/.test(after);
-    const f = `${whole ? `${whole[1]} ` : ''}${needsParens(a) ? `(${a})` : a}/${needsParens(b) ? `(${b})` : b}`;
+    // A denominator that is a product ("5xy", "2π") keeps parentheses: 1/(2x) is not (1/2)x.
+    const denParens = !/^(?:\d+(?:\.\d+)?|[A-Za-zπ?])$/.test(b);
+    const f = `${whole ? `${whole[1]} ` : ''}${needsParens(a) ? `(${a})` : a}/${denParens ? `(${b})` : b}`;
     s = s.slice(0, unitStart) + (grouped ? `(${f})` : f) + s.slice(bEnd);
   }
   for (let guard = 0; guard < 50; guard++) {

@@ -9,8 +9,9 @@ import { FRACTIONS_DECIMALS } from './fractions-decimals';
 import { RATIOS_PERCENTS } from './ratios-percents';
 import { GEOMETRY } from './geometry';
 import { MEASUREMENT } from './measurement';
+import { ALGEBRA } from './algebra';
 
 /** Item generators by dataset skill id. Add a generator here to make a skill teachable. */
 export const GENERATORS: ReadonlyMap<number, ItemGenerator> = new Map(
-  [addSubIntegers, mulDivIntegers, orderOfOperations, equationTwoSteps, percentOf, ...STATISTICS, ...DATA_DISPLAYS, ...PROBABILITY, ...NUMBER_SENSE, ...FRACTIONS_DECIMALS, ...RATIOS_PERCENTS, ...GEOMETRY, ...MEASUREMENT].map((g) => [g.skillId, g]),
+  [addSubIntegers, mulDivIntegers, orderOfOperations, equationTwoSteps, percentOf, ...STATISTICS, ...DATA_DISPLAYS, ...PROBABILITY, ...NUMBER_SENSE, ...FRACTIONS_DECIMALS, ...RATIOS_PERCENTS, ...GEOMETRY, ...MEASUREMENT, ...ALGEBRA].map((g) => [g.skillId, g]),
 );
