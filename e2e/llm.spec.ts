@@ -87,6 +87,9 @@ test('configure a provider, run an LLM tutor briefly, judge the stored run, see 
   expect(exported).toContain('"type":"model_call"');
   expect(exported).not.toContain(KEY);
   expect(exported).not.toContain('PAGESECRET');
+  await page.getByRole('button', { name: 'Judge agreement across stored runs' }).click();
+  await expect(page.getByTestId('agreement')).toContainText('1 judged run');
+  await expect(page.getByTestId('agreement')).toContainText('Judge agreement (Spearman rho');
   const a11yLab = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
   expect(a11yLab.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 });

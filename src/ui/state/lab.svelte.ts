@@ -16,6 +16,8 @@ import {
   llmTutorConfig,
   judgeTrace,
   withVerdicts,
+  agreementReport,
+  formatAgreement,
   LlmVoice,
   HARNESS_NAMES,
   HARNESS_DESCRIPTIONS,
@@ -300,6 +302,22 @@ export class Lab {
 
   cancelJudging(): void {
     this.#judgeAbort?.abort();
+  }
+
+  /** Judge agreement over every stored run that has verdicts (Spearman per axis; opposite orderings of tutors). */
+  agreement = $state<string | null>(null);
+  async computeAgreement(): Promise<void> {
+    this.error = null;
+    try {
+      const judged: { runId: string; events: TraceEvent[] }[] = [];
+      for (const r of this.runs) {
+        if (!r.report?.details.judged?.panel) continue;
+        judged.push({ runId: r.runId, events: await this.#store.getEvents(r.key) });
+      }
+      this.agreement = judged.length === 0 ? 'No stored run has judge verdicts yet.' : `${judged.length} judged run${judged.length === 1 ? '' : 's'}.\n${formatAgreement(agreementReport(judged))}`;
+    } catch (e) {
+      this.error = `Could not compute judge agreement: ${errorMessage(e)}`;
+    }
   }
 
   async select(key: string): Promise<void> {
