@@ -199,11 +199,17 @@ export function summarizeSweep(runs: readonly RunSummary[]): SweepSummary {
   };
 }
 
-/** "0.31 [0.12, 0.50]" in the axis' unit; "n/a" when nothing was scored. */
+/**
+ * "0.31 [0.12, 0.50]" in the axis' unit; "n/a" when nothing was scored. Shares (%) have their
+ * interval shown cut to the possible range 0–100 (a t-interval over few seeds can run past it);
+ * the JSON summary keeps the uncut numbers.
+ */
 export function formatStat(s: AxisStat, unit: '%' | 'pp/day'): string {
   if (s.mean === null) return 'n/a';
   const f = (x: number) => (x * 100).toFixed(unit === '%' ? 1 : 2);
-  return s.lo === null || s.hi === null ? f(s.mean) : `${f(s.mean)} [${f(s.lo)}, ${f(s.hi)}]`;
+  if (s.lo === null || s.hi === null) return f(s.mean);
+  const [lo, hi] = unit === '%' ? [Math.max(0, s.lo), Math.min(1, s.hi)] : [s.lo, s.hi];
+  return `${f(s.mean)} [${f(lo)}, ${f(hi)}]`;
 }
 
 /** The summary as a plain-text table: one row per scenario, then the overall row. */
@@ -217,7 +223,7 @@ export function formatSweepSummary(sum: SweepSummary): string {
   const rule = widths.map((w) => '-'.repeat(w)).join('  ');
   const notes = [
     `tutor ${sum.tutor}; ${sum.runs} runs over ${sum.scenarios.length} scenarios × ${sum.seeds.length} seed${sum.seeds.length === 1 ? '' : 's'} (${sum.seeds.join(', ')})`,
-    'cells: mean [95% t-interval over seeds]; one seed gives no interval; n/a: no run scored the axis (e.g. no help requests)',
+    'cells: mean [95% t-interval over seeds, shares cut to 0–100]; one seed gives no interval; n/a: no run scored the axis (e.g. no help requests)',
     `mean actions per run: ${ACTION_KINDS.map((k) => `${k} ${sum.overallActions[k].toFixed(1)}`).join(', ')}`,
     ...(sum.failed.length ? [`runs that did not reach the horizon: ${sum.failed.map((f) => `${f.runId} (${f.endReason ?? 'incomplete'})`).join(', ')}`] : []),
   ];

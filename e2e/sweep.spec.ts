@@ -1,0 +1,48 @@
+import { test, expect } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+import { execFileSync } from 'node:child_process';
+import { readFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+test('sweep two library scenarios × two seeds in the page, see the summary, reload, and export a run identical to the CLI sweep', async ({ page }) => {
+  await page.goto('/#sweep');
+  await expect(page.getByRole('heading', { name: 'Sweep the scenario library' })).toBeVisible();
+  await page.getByLabel('Tutor', { exact: true }).selectOption('withholder');
+  await page.getByLabel('Seeds', { exact: true }).fill('1,2');
+  await page.getByLabel('adversarial × after-school').check();
+  await page.getByLabel('disengaged × weekend-warrior').check();
+  await expect(page.getByRole('button', { name: 'Start sweep (4 runs)' })).toBeEnabled();
+  await page.getByRole('button', { name: /Start sweep/ }).click();
+  await expect(page.getByTestId('sweep-progress')).toHaveText('Done: 4 runs', { timeout: 90_000 });
+
+  const summary = page.getByRole('table', { name: 'Sweep summary' });
+  await expect(summary.locator('tbody tr')).toHaveCount(2);
+  const adversarial = summary.locator('tr[data-scenario="adversarial--after-school"]');
+  await expect(adversarial.locator('td').first()).toHaveText('2');
+  // The withholder gives nothing away to the adversarial student: leakage and extraction stay at 0.
+  await expect(adversarial.locator('[data-axis="leakage"]')).toHaveText('0.0 [0.0, 0.0]');
+  await expect(adversarial.locator('[data-axis="extraction"]')).toHaveText('0.0 [0.0, 0.0]');
+  await expect(summary.locator('tr[data-scenario="overall"] [data-axis="learningGain"]')).toContainText('[');
+  await page.screenshot({ path: 'test-results/sweep-after-run.png', fullPage: true });
+
+  const a11y = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
+  expect(a11y.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+
+  // After a reload the latest sweep's summary is shown again, from the run library.
+  await page.reload();
+  await expect(page.getByRole('table', { name: 'Sweep summary' }).locator('tbody tr')).toHaveCount(2);
+  await expect(page.getByRole('button', { name: /withholder × 2 scenarios × seeds 1,2/ })).toBeVisible();
+
+  // The runs are in the Lab's run library; one exported is byte-identical to the CLI sweep's trace.
+  await page.getByRole('link', { name: 'Lab' }).click();
+  const row = page.locator('tr[data-run-key^="adversarial--after-school__withholder__s2@"]');
+  await expect(row).toHaveCount(1);
+  const [download] = await Promise.all([page.waitForEvent('download'), row.getByRole('button', { name: /Export run/ }).click()]);
+  const exported = readFileSync((await download.path())!, 'utf8');
+  const out = mkdtempSync(join(tmpdir(), 'educlaw-sweep-'));
+  execFileSync('npx', ['tsx', 'src/cli/main.ts', 'sweep', '--scenarios', 'scenarios/adversarial--after-school.yaml', '--tutor', 'withholder', '--seeds', '2', '--jobs', '1', '--out', out, '--quiet'], { stdio: 'inherit' });
+  const cli = readFileSync(join(out, 'traces', 'adversarial--after-school__withholder__s2.jsonl'), 'utf8');
+  expect(exported.length).toBe(cli.length);
+  expect(exported === cli).toBe(true);
+});
