@@ -55,7 +55,7 @@ if (browser) {
     await page.waitForFunction(() => (window as unknown as { __bench?: unknown }).__bench !== undefined, undefined, { timeout: 600_000 });
     const res = (await page.evaluate(() => (window as unknown as { __bench: unknown }).__bench)) as (Row & { runtime: string; error?: string; sessionMs?: number })[];
     for (const r of res) {
-      rows.push(r.error ? { where: `Chromium, ${r.runtime}`, note: r.error } : { where: `Chromium, ${r.runtime}`, ...r, note: `session creation ${r.sessionMs?.toFixed(0)} ms${r.runtime.includes('webgpu') ? '; SwiftShader (software) here: a correctness check, not a speed figure' : ''}` });
+      rows.push(r.error ? { where: `Chromium, ${r.runtime}`, note: r.error } : { ...r, where: `Chromium, ${r.runtime}`, note: `session creation ${r.sessionMs?.toFixed(0)} ms${r.runtime.includes('webgpu') ? '; SwiftShader (software) here: a correctness check, not a speed figure' : ''}` });
     }
     await b.close();
   } finally {

@@ -72,6 +72,30 @@ async function evalBkt(students: StudentSequence[]): Promise<{ pred: number[]; l
   return { pred, lab, model: tracer.info.version };
 }
 
+/** Evaluates a tracer on the held-out fold of a data set directory. */
+export async function runKtEval(o: { data: string; fold: number; tracer: string; model: string; batch: number }): Promise<KtEvalResult> {
+  const t0 = performance.now();
+  const { students, source } = readTestFold(o.data, o.fold);
+  let r: { pred: number[]; lab: number[]; model: string };
+  if (o.tracer === 'akt') r = await evalAkt(students, resolve(o.model), o.batch);
+  else if (o.tracer === 'bkt') r = await evalBkt(students);
+  else throw new Error(`unknown tracer "${o.tracer}" (akt or bkt)`);
+  return {
+    tracer: o.tracer,
+    model: r.model,
+    data: source,
+    fold: o.fold,
+    students: students.length,
+    rows: r.pred.length,
+    auc: rocAuc(r.pred, r.lab),
+    acc: accuracy(r.pred, r.lab),
+    ece: ece(r.pred, r.lab),
+    brier: brier(r.pred, r.lab),
+    reliability: reliability(r.pred, r.lab),
+    seconds: (performance.now() - t0) / 1000,
+  };
+}
+
 export function registerKt(program: Command): void {
   const kt = program.command('kt').description('Knowledge-tracing models: evaluate on held-out students, train.');
   kt.command('eval')
@@ -83,26 +107,7 @@ export function registerKt(program: Command): void {
     .option('--batch <n>', 'sequences per forward pass (AKT)', int('--batch'), 32)
     .option('--json', 'print JSON')
     .action(async (o: { data: string; fold: number; tracer: string; model: string; batch: number; json?: boolean }) => {
-      const t0 = performance.now();
-      const { students, source } = readTestFold(o.data, o.fold);
-      let r: { pred: number[]; lab: number[]; model: string };
-      if (o.tracer === 'akt') r = await evalAkt(students, resolve(o.model), o.batch);
-      else if (o.tracer === 'bkt') r = await evalBkt(students);
-      else throw new Error(`unknown tracer "${o.tracer}" (akt or bkt)`);
-      const res: KtEvalResult = {
-        tracer: o.tracer,
-        model: r.model,
-        data: source,
-        fold: o.fold,
-        students: students.length,
-        rows: r.pred.length,
-        auc: rocAuc(r.pred, r.lab),
-        acc: accuracy(r.pred, r.lab),
-        ece: ece(r.pred, r.lab),
-        brier: brier(r.pred, r.lab),
-        reliability: reliability(r.pred, r.lab),
-        seconds: (performance.now() - t0) / 1000,
-      };
+      const res = await runKtEval(o);
       if (o.json) console.log(JSON.stringify(res, null, 2));
       else {
         console.log(`${res.tracer} on ${res.data}: ${res.students} students, ${res.rows} rows`);
