@@ -2,7 +2,7 @@
  * Judge rubrics, versioned. Every verdict records the rubric id and version; changing any text
  * below means bumping the version (verdicts under different wording are not comparable).
  *
- * Provenance (see docs/judges.md):
+ * Provenance (see docs/llm.md, "Judges"):
  *  - helpfulness: 29 items of our own wording, grouped under the five learning-science principles
  *    LearnLM names (active learning, cognitive load, adapting to the learner, curiosity/motivation,
  *    metacognition; Jurenka et al. 2024, arXiv 2407.12687). Scored 1–10 as in EduClaw-Bench.
