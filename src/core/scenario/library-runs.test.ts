@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { loadBktTracer, loadPersonaSeeds, libraryEntries, parseScenario, runEpisode, summarizeRun, tutorEntry } from '../index';
+import { HELP_TEMPLATES, loadBktTracer, loadPersonaSeeds, libraryEntries, parseScenario, runEpisode, summarizeRun, tutorEntry } from '../index';
 
 const DIR = fileURLToPath(new URL('../../../scenarios/', import.meta.url));
 
@@ -24,6 +24,8 @@ describe('all 55 library scenarios run 30 days with the withholder', () => {
       if (s.axes.leakage !== null) expect(s.axes.leakage).toBe(0);
       expect(s.activity.preTutorSolveRate).toBeGreaterThan(0);
       expect(s.persona).toBe(e.persona);
+      // Every help request is the exact text of its template, so responsiveness stays an exact match.
+      for (const m of res.events) if (m.type === 'message' && m.help !== undefined) expect(m.text).toBe(HELP_TEMPLATES[m.help]);
       expect(s.schedule).toBe(e.schedule);
     });
   }
