@@ -64,6 +64,10 @@ test('a CLI trace imports into the page and a broken file gives a clear error', 
   await expect(page.locator('tr[data-run-key^="mini-3day__withholder__s5@"]')).toHaveCount(1);
   await expect(page.getByRole('table', { name: 'Axis scores' }).locator('[data-axis="Answer leakage"]')).toHaveText('0.0%');
 
+  // Library scenarios are in the Lab's scenario list, loaded on demand.
+  await page.getByLabel('Scenario', { exact: true }).selectOption({ label: 'gamer · after-school' });
+  await expect(page.locator('.setup')).toContainText('Games the system');
+
   await page.getByTestId('import-trace').setInputFiles({ name: 'broken.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from('{"seq":0,"t":0,"type":"run_start"}\n') });
   await expect(page.getByRole('alert')).toContainText('broken.jsonl:1');
 });

@@ -32,6 +32,7 @@ import {
 import { RunStore, type RunRecord } from '../../adapters/browser/run-store';
 import { createWorkerTracer, type WorkerTracer } from '../../adapters/browser/kt-client';
 import { clientFor, loadSettings, type LlmSettingsData } from '../../adapters/browser/llm-settings';
+import { bundledLibraryFiles, loadBundledScenario } from '../../adapters/browser/library';
 
 /** Tokens, cost and retries of the LLM calls of the run in progress (from its model_call events). */
 export interface LiveUsage {
@@ -46,8 +47,11 @@ const noUsage = (): LiveUsage => ({ calls: 0, failed: 0, retries: 0, tokensIn: 0
 
 export interface ScenarioChoice {
   label: string;
-  source: 'built-in' | 'file';
-  scenario: Scenario;
+  source: 'built-in' | 'library' | 'file';
+  /** Null for a library scenario until it is first chosen (loaded on demand). */
+  scenario: Scenario | null;
+  /** Library file name, for loading. */
+  file?: string;
 }
 
 const FLUSH_EVERY = 250;
@@ -90,7 +94,23 @@ export class Lab {
 
   constructor(store = new RunStore()) {
     this.#store = store;
-    this.scenarios = [{ label: 'Built-in: pre-algebra, after school', source: 'built-in', scenario: parseScenario(defaultScenarioYaml, 'scenarios/default.yaml') }];
+    this.scenarios = [
+      { label: 'Built-in: pre-algebra, after school', source: 'built-in', scenario: parseScenario(defaultScenarioYaml, 'scenarios/default.yaml') },
+      ...bundledLibraryFiles().map((file) => ({ label: file.replace(/\.yaml$/, '').replace('--', ' · '), source: 'library' as const, scenario: null, file })),
+    ];
+  }
+
+  /** Chooses a scenario, loading a library scenario's file the first time. */
+  async chooseScenario(index: number): Promise<void> {
+    this.scenarioIndex = index;
+    const c = this.scenarios[index];
+    if (!c || c.scenario || !c.file) return;
+    try {
+      const scenario = await loadBundledScenario(c.file);
+      this.scenarios = this.scenarios.map((x, i) => (i === index ? { ...x, scenario } : x));
+    } catch (e) {
+      this.error = errorMessage(e);
+    }
   }
 
   /** Re-reads the LLM settings (they are edited in the settings view). */
@@ -141,7 +161,7 @@ export class Lab {
 
   async start(): Promise<void> {
     const choice = this.scenarios[this.scenarioIndex];
-    if (!choice || this.running) return;
+    if (!choice || !choice.scenario || this.running) return;
     this.error = null;
     this.notice = null;
     const scenario = choice.scenario;
