@@ -1,81 +1,229 @@
+/**
+ * The whole item bank: every one of the 110 skills has a generator whose items are valid at every
+ * level for many seeds, whose levels differ measurably, whose figures are safe well-formed SVG,
+ * and the bank built over all skills is deterministic with held-out probes.
+ * (Per-domain files under generators/ check each stated answer against an independent oracle.)
+ */
 import { describe, expect, it } from 'vitest';
-import { buildItemBank, checkAnswer, findAnswerForms, GENERATORS, itemProblems, LEVELS, parseNumber } from './index';
+import { buildItemBank, findAnswerForms, GENERATORS, itemKey, itemProblems, LEVELS, allSkills, toPlain } from './index';
 import { Rng } from '../rng';
+import type { ItemContent } from './types';
 
-describe('answer checker', () => {
-  const num = (answer: string, accepted: string[] = []) => ({ answerKind: 'number' as const, answer, accepted });
-  it('accepts equivalent number forms and rejects near misses', () => {
-    expect(checkAnswer(num('3/4'), '0.75')).toBe(true);
-    expect(checkAnswer(num('3/4'), '.75')).toBe(true);
-    expect(checkAnswer(num('3/4'), '6/8')).toBe(true);
-    expect(checkAnswer(num('3/4'), ' 3 / 4 ')).toBe(true);
-    expect(checkAnswer(num('3/4'), '75%')).toBe(false);
-    expect(checkAnswer(num('3/4', ['75%']), '75%')).toBe(true);
-    expect(checkAnswer(num('-4'), 'x = -4')).toBe(true);
-    expect(checkAnswer(num('-4'), '−4')).toBe(true);
-    expect(checkAnswer(num('-4'), '4')).toBe(false);
-    expect(checkAnswer(num('1.5'), '1 1/2')).toBe(true);
-    expect(checkAnswer(num('1200'), '1,200')).toBe(true);
-    expect(checkAnswer(num('12'), '12 cm')).toBe(true);
-    expect(checkAnswer(num('12'), '120')).toBe(false);
-    expect(checkAnswer(num('7.5'), '7.50')).toBe(true);
-    expect(checkAnswer(num('7.5'), '7.49')).toBe(false);
-    expect(checkAnswer(num('7'), '')).toBe(false);
-    expect(checkAnswer(num('7'), 'seven-ish')).toBe(false);
-    expect(parseNumber('1/0')).toBeUndefined();
-  });
-  it('set and choice answers', () => {
-    expect(checkAnswer({ answerKind: 'set', answer: '2, 3', accepted: [] }, '3 and 2')).toBe(true);
-    expect(checkAnswer({ answerKind: 'set', answer: '2, 3', accepted: [] }, '2, 3, 4')).toBe(false);
-    const ch = { answerKind: 'choice' as const, answer: 'Acute', accepted: [], choices: ['Right', 'Acute', 'Obtuse'] };
-    expect(checkAnswer(ch, 'b')).toBe(true);
-    expect(checkAnswer(ch, 'acute')).toBe(true);
-    expect(checkAnswer(ch, 'a')).toBe(false);
+const SEEDS = 80;
+
+function sample(skill: number, level: 1 | 2 | 3, n: number, label = 'bank-test'): ItemContent[] {
+  const gen = GENERATORS.get(skill)!;
+  const rng = new Rng(2024).fork(`${label}:${skill}:${level}`);
+  return Array.from({ length: n }, () => gen.generate(rng, level));
+}
+
+describe('coverage of the 110 skills', () => {
+  it('has a generator for every skill in the catalogue, with three level descriptions', () => {
+    const skills = allSkills();
+    expect(skills).toHaveLength(110);
+    const missing = skills.filter((s) => !GENERATORS.has(s.id)).map((s) => `${s.id} ${s.name}`);
+    expect(missing).toEqual([]);
+    for (const [id, gen] of GENERATORS) {
+      expect(gen.skillId).toBe(id);
+      expect(gen.levels).toHaveLength(3);
+      for (const d of gen.levels) expect(d.length).toBeGreaterThan(5);
+    }
   });
 });
 
-describe('leak matching on token boundaries', () => {
-  const forms = { numeric: ['12', '-3'], phrases: ['x = 12'] };
-  it('finds numeric forms only as whole tokens', () => {
-    expect(findAnswerForms('The answer is 12.', forms)).toEqual(['12']);
-    expect(findAnswerForms('Try 120 or 1.25 or 12.5', forms)).toEqual([]);
-    expect(findAnswerForms('so x=12 then', forms)).toContain('12');
-    expect(findAnswerForms('5-3 is two', forms)).toEqual([]);
-    expect(findAnswerForms('it is −3', forms)).toEqual(['-3']);
-  });
-  it('finds phrases after normalisation', () => {
-    expect(findAnswerForms('So X =  12!', forms)).toContain('x = 12');
-  });
-});
-
-describe('item generators', () => {
-  it('every generator yields valid items at every level for many seeds', () => {
+describe('every generator at every level', () => {
+  it(`yields valid items for ${SEEDS} draws (answer and accepted forms pass, misconceptions fail, no hint or stem leak)`, () => {
+    const failures: string[] = [];
     for (const gen of GENERATORS.values()) {
       for (const level of LEVELS) {
-        const rng = new Rng(1234).fork(`test:${gen.skillId}:${level}`);
-        let ok = 0;
-        for (let i = 0; i < 200; i++) if (itemProblems(gen.generate(rng, level)).length === 0) ok++;
-        // The bank retries invalid draws; at least most draws must be valid for it to be cheap.
-        expect(ok, `skill ${gen.skillId} level ${level}`).toBeGreaterThan(150);
+        for (const item of sample(gen.skillId, level, SEEDS)) {
+          const p = itemProblems(item);
+          if (p.length) failures.push(`skill ${gen.skillId} L${level}: ${p.join('; ')} — ${toPlain(item.stem)}`);
+        }
+      }
+    }
+    expect(failures.slice(0, 10)).toEqual([]);
+  });
+
+  it('declares answer forms that a statement of the answer reveals and a hint does not', () => {
+    for (const gen of GENERATORS.values()) {
+      for (const level of LEVELS) {
+        for (const item of sample(gen.skillId, level, 10, 'leak')) {
+          expect(findAnswerForms(`The answer is ${item.answer}.`, item.answerForms).length, `skill ${gen.skillId}`).toBeGreaterThan(0);
+          for (const h of item.hints) expect(findAnswerForms(h, item.answerForms), `skill ${gen.skillId} hint: ${h}`).toEqual([]);
+        }
       }
     }
   });
-  it('builds a deterministic bank with held-out probes linked to real questions', () => {
-    const spec = { skills: [68, 70, 86, 87, 44], itemsPerLevel: 12, probesPerSkill: 6 };
+
+  it('is deterministic in the seed', () => {
+    for (const gen of GENERATORS.values()) {
+      const a = sample(gen.skillId, 2, 3, 'det');
+      const b = sample(gen.skillId, 2, 3, 'det');
+      expect(JSON.stringify(a)).toBe(JSON.stringify(b));
+    }
+  });
+
+  it('writes stems a reader can follow: balanced $…$ math, no raw LaTeX outside it, not too long', () => {
+    for (const gen of GENERATORS.values()) {
+      for (const level of LEVELS) {
+        for (const item of sample(gen.skillId, level, 5, 'text')) {
+          const unescaped = item.stem.replace(/\\\$/g, '');
+          expect((unescaped.match(/\$/g) ?? []).length % 2, `skill ${gen.skillId}: ${item.stem}`).toBe(0);
+          const outside = unescaped.split('$').filter((_, i) => i % 2 === 0).join(' ');
+          expect(outside, `skill ${gen.skillId}: LaTeX outside math`).not.toMatch(/\\[a-z]+/);
+          expect(toPlain(item.stem).length, `skill ${gen.skillId}`).toBeLessThan(420);
+        }
+      }
+    }
+  });
+});
+
+// ---------- levels differ ----------
+
+/** The shape of a stem with its numbers blanked ("What is # + #?"). */
+const skeleton = (it: ItemContent) => toPlain(it.stem).replace(/-?\d+(\.\d+)?/g, '#').replace(/\b[A-Z]{3}\b/g, 'TRI');
+
+/**
+ * A surface measure of difficulty: worked steps, digits of the largest given number, negative or
+ * non-integer answers and given numbers, and the size of the answer's denominator.
+ */
+export function difficultyScore(it: ItemContent): number {
+  const given = `${toPlain(it.stem)} ${it.figure?.kind === 'svg' ? it.figure.alt : it.figure ? JSON.stringify(it.figure.rows) : ''} ${(it.choices ?? []).map(toPlain).join(' ')}`;
+  const nums = (t: string) => [...t.matchAll(/(?<![\w.])-?\d+(?:\.\d+)?(?:\/\d+)?/g)].map((m) => m[0]);
+  const g = nums(given);
+  const a = nums(String(it.answer));
+  const digits = Math.max(0, ...g.map((n) => n.split(/[./]/)[0]!.replace('-', '').length));
+  const den = Math.max(1, ...[...String(it.answer).matchAll(/\/(\d+)/g)].map((m) => Number(m[1])));
+  return (
+    it.steps.length +
+    digits / 2 +
+    (a.some((n) => n.startsWith('-')) ? 1 : 0) +
+    (a.some((n) => /[./]/.test(n)) ? 1 : 0) +
+    (g.some((n) => n.startsWith('-')) ? 0.5 : 0) +
+    (g.some((n) => /[./]/.test(n)) ? 0.5 : 0) +
+    Math.log2(den) / 2
+  );
+}
+
+describe('levels', () => {
+  it('differ for every skill: a different kind of item, or the same kind with a higher difficulty score', () => {
+    const problems: string[] = [];
+    let sums = [0, 0, 0];
+    for (const gen of GENERATORS.values()) {
+      const items = LEVELS.map((l) => sample(gen.skillId, l, 40, 'levels'));
+      const skel = items.map((xs) => new Set(xs.map(skeleton)));
+      const score = items.map((xs) => xs.reduce((s, it) => s + difficultyScore(it), 0) / xs.length);
+      sums = sums.map((v, i) => v + score[i]!);
+      for (const [a, b] of [
+        [0, 1],
+        [1, 2],
+      ] as const) {
+        const keysA = new Set(items[a]!.map(itemKey));
+        if (items[b]!.some((it) => keysA.has(itemKey(it)))) problems.push(`skill ${gen.skillId}: a level ${b + 1} item repeats a level ${a + 1} item`);
+        const shared = [...skel[a]!].some((s) => skel[b]!.has(s));
+        if (shared && !(score[b]! > score[a]! + 0.1)) problems.push(`skill ${gen.skillId}: levels ${a + 1} and ${b + 1} share a template but the difficulty score does not grow (${score[a]!.toFixed(2)} → ${score[b]!.toFixed(2)})`);
+      }
+    }
+    expect(problems).toEqual([]);
+    // Across the whole bank, the measure grows with the level.
+    expect(sums[0]!).toBeLessThan(sums[1]!);
+    expect(sums[1]!).toBeLessThan(sums[2]!);
+  });
+});
+
+// ---------- figures ----------
+
+/** A tiny XML well-formedness check: balanced tags, quoted attributes, known entities only. */
+function xmlProblems(xml: string): string[] {
+  const out: string[] = [];
+  const stack: string[] = [];
+  const tagRe = /<(\/?)([a-zA-Z][\w:-]*)((?:\s+[\w:-]+="[^"<]*")*)\s*(\/?)>|<!--[\s\S]*?-->/g;
+  let last = 0;
+  for (let m = tagRe.exec(xml); m; m = tagRe.exec(xml)) {
+    const between = xml.slice(last, m.index);
+    if (/[<>]/.test(between)) out.push(`stray < or > before ${m[0].slice(0, 30)}`);
+    if (/&(?!amp;|lt;|gt;|quot;|apos;|#\d+;)/.test(between)) out.push('unescaped &');
+    last = m.index + m[0].length;
+    if (m[0].startsWith('<!--')) continue;
+    const [, close, name, , self] = m;
+    if (close) {
+      if (stack.pop() !== name) out.push(`mismatched </${name}>`);
+    } else if (!self) stack.push(name!);
+  }
+  if (/[<>]/.test(xml.slice(last))) out.push('trailing < or >');
+  if (stack.length) out.push(`unclosed ${stack.join(', ')}`);
+  return out;
+}
+
+describe('figures', () => {
+  it('are well-formed SVG with a title and alt text, and contain no script, event handler or external link', () => {
+    let svgs = 0;
+    let tables = 0;
+    for (const gen of GENERATORS.values()) {
+      for (const level of LEVELS) {
+        for (const item of sample(gen.skillId, level, 6, 'fig')) {
+          const f = item.figure;
+          if (!f) continue;
+          if (f.kind === 'table') {
+            tables++;
+            for (const r of f.rows) expect(r.length).toBe(f.header.length);
+            continue;
+          }
+          svgs++;
+          expect(xmlProblems(f.svg), `skill ${gen.skillId} L${level}`).toEqual([]);
+          expect(f.svg).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"[^>]* role="img"/);
+          expect(f.svg).toMatch(/<title>[^<]+<\/title>/);
+          expect(f.svg).not.toMatch(/<script|<foreignObject|\son\w+=|javascript:|href=/i);
+          expect(f.alt.length).toBeGreaterThan(20);
+        }
+      }
+    }
+    expect(svgs).toBeGreaterThan(200);
+    expect(tables).toBeGreaterThan(20);
+  });
+  it('the XML check itself catches broken markup', () => {
+    expect(xmlProblems('<svg><g></svg>')).not.toEqual([]);
+    expect(xmlProblems('<svg><text>a < b</text></svg>')).not.toEqual([]);
+    expect(xmlProblems('<svg><text x=1>a</text></svg>')).not.toEqual([]);
+    expect(xmlProblems('<svg><text x="1">a &amp; b</text><line x1="0"/></svg>')).toEqual([]);
+  });
+});
+
+describe('the item bank over all 110 skills', () => {
+  it('builds deterministically, links items to real questions, and holds probes out of practice', () => {
+    const skills = allSkills().map((s) => s.id);
+    const spec = { skills, itemsPerLevel: 4, probesPerSkill: 3 };
     const a = buildItemBank(spec, new Rng(7));
     const b = buildItemBank(spec, new Rng(7));
     expect(a.hash).toBe(b.hash);
-    expect(a.items).toHaveLength(5 * 3 * 12);
-    expect(a.probes).toHaveLength(30);
+    expect(a.items).toHaveLength(110 * 3 * 4);
+    expect(a.probes).toHaveLength(110 * 3);
     expect(buildItemBank(spec, new Rng(8)).hash).not.toBe(a.hash);
-    const stems = new Set(a.items.map((i) => i.stem));
-    for (const p of a.probes) expect(stems.has(p.stem)).toBe(false);
+    const keys = new Set(a.items.map(itemKey));
+    for (const p of a.probes) expect(keys.has(itemKey(p))).toBe(false);
     for (const it of [...a.items, ...a.probes]) {
       expect(itemProblems(it)).toEqual([]);
       expect(it.questionRef).toBeGreaterThan(0);
     }
+    expect(a.practice(44, 2)).toHaveLength(4);
+    expect(a.get(a.items[5]!.id)).toBe(a.items[5]);
   });
   it('rejects an unknown skill id', () => {
     expect(() => buildItemBank({ skills: [999], itemsPerLevel: 1, probesPerSkill: 0 }, new Rng(1))).toThrow(/unknown skill id 999/);
+  });
+});
+
+describe('the item bank at the largest scenario settings', () => {
+  it('fills 60 practice items per level and 30 held-out probes even for skills with few distinct questions', () => {
+    const small = [16, 22, 28, 84, 107, 57, 14];
+    const bank = buildItemBank({ skills: small, itemsPerLevel: 60, probesPerSkill: 30 }, new Rng(3));
+    expect(bank.items).toHaveLength(small.length * 180);
+    expect(bank.probes).toHaveLength(small.length * 30);
+    const practice = new Set(bank.items.map(itemKey));
+    const probeKeys = bank.probes.map(itemKey);
+    expect(new Set(probeKeys).size).toBe(probeKeys.length);
+    for (const k of probeKeys) expect(practice.has(k)).toBe(false);
+    expect(new Set(bank.items.map((i) => i.id)).size).toBe(bank.items.length);
   });
 });

@@ -2,7 +2,7 @@ import type { Item, ItemContent, Level } from './types';
 import { LEVELS } from './types';
 import { GENERATORS } from './generators/index';
 import { skillInfo } from './skills';
-import { itemProblems } from './validate';
+import { itemKey, itemProblems } from './validate';
 import { Rng, hashString } from '../rng';
 import { SimError } from '../errors';
 
@@ -27,20 +27,29 @@ const MAX_TRIES = 50;
 
 export { itemProblems };
 
-function generateValid(skill: number, level: Level, rng: Rng, seen: Set<string>): ItemContent {
+/**
+ * A valid item whose key is not in `avoid`. With `allowRepeat`, when the generator's question space
+ * is used up, an item whose key is only in `repeatable` (an earlier practice item) is accepted.
+ */
+function generateValid(skill: number, level: Level, rng: Rng, avoid: Set<string>, repeatable?: Set<string>): ItemContent {
   const gen = GENERATORS.get(skill);
   if (!gen) throw new SimError('ITEM_BANK', `no item generator for skill ${skill} (${skillInfo(skill)?.name ?? 'unknown skill'})`);
   let last: string[] = [];
+  let fallback: ItemContent | undefined;
   for (let t = 0; t < MAX_TRIES; t++) {
     const c = gen.generate(rng, level);
     last = itemProblems(c);
-    if (seen.has(c.stem)) last = [...last, 'duplicate stem'];
-    if (last.length === 0) {
-      seen.add(c.stem);
+    const key = itemKey(c);
+    if (last.length === 0 && !avoid.has(key)) {
+      avoid.add(key);
+      repeatable?.add(key);
       return c;
     }
+    if (last.length === 0 && repeatable?.has(key) && !fallback) fallback = c;
+    if (avoid.has(key)) last = [...last, 'duplicate item'];
   }
-  throw new SimError('ITEM_BANK', `skill ${skill} level ${level}: no valid item in ${MAX_TRIES} tries (last problems: ${last.join('; ')})`);
+  if (fallback) return fallback;
+  throw new SimError('ITEM_BANK', `skill ${skill} level ${level}: no valid new item in ${MAX_TRIES} tries (last problems: ${last.join('; ')})`);
 }
 
 /** Builds the practice bank and the held-out probe set for a course, deterministically from the rng. */
@@ -51,24 +60,27 @@ export function buildItemBank(spec: ItemBankSpec, rng: Rng): ItemBank {
   for (const skill of spec.skills) {
     const info = skillInfo(skill);
     if (!info) throw new SimError('UNKNOWN_SKILL', `unknown skill id ${skill}`);
+    // Probes first: the held-out set is always distinct and never reappears in practice.
     const seen = new Set<string>();
-    for (const level of LEVELS) {
-      const refs = info.levels[level - 1]?.questions ?? [];
-      const r = rng.fork(`items:${skill}:${level}`);
-      const list: Item[] = [];
-      for (let i = 0; i < spec.itemsPerLevel; i++) {
-        const c = generateValid(skill, level, r, seen);
-        list.push({ ...c, id: `s${skill}-L${level}-${String(i + 1).padStart(2, '0')}`, skillId: skill, level, questionRef: refs.length ? refs[i % refs.length]! : 0 });
-      }
-      bySkillLevel.set(`${skill}:${level}`, list);
-      items.push(...list);
-    }
     const pr = rng.fork(`probes:${skill}`);
     for (let i = 0; i < spec.probesPerSkill; i++) {
       const level = LEVELS[i % 3]!;
       const refs = info.levels[level - 1]?.questions ?? [];
       const c = generateValid(skill, level, pr, seen);
       probes.push({ ...c, id: `p${skill}-${String(i + 1).padStart(2, '0')}`, skillId: skill, level, questionRef: refs.length ? refs[(refs.length - 1 - i) % refs.length]! : 0 });
+    }
+    for (const level of LEVELS) {
+      const refs = info.levels[level - 1]?.questions ?? [];
+      const r = rng.fork(`items:${skill}:${level}`);
+      const practiceKeys = new Set<string>();
+      const list: Item[] = [];
+      for (let i = 0; i < spec.itemsPerLevel; i++) {
+        // Practice questions repeat (under new ids) only when the level's question space is used up.
+        const c = generateValid(skill, level, r, seen, practiceKeys);
+        list.push({ ...c, id: `s${skill}-L${level}-${String(i + 1).padStart(2, '0')}`, skillId: skill, level, questionRef: refs.length ? refs[i % refs.length]! : 0 });
+      }
+      bySkillLevel.set(`${skill}:${level}`, list);
+      items.push(...list);
     }
   }
   const byId = new Map([...items, ...probes].map((it) => [it.id, it]));

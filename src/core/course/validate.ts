@@ -2,6 +2,12 @@ import type { ItemContent } from './types';
 import { checkAnswer, normalizeText } from './answer-check';
 import { revealsAnswer } from './answer-forms';
 
+/** What makes two items the same question: the stem, the figure and the options (a figure item's stem can repeat). */
+export function itemKey(c: Pick<ItemContent, 'stem' | 'figure' | 'choices'>): string {
+  const f = c.figure ? (c.figure.kind === 'svg' ? c.figure.svg : JSON.stringify(c.figure)) : '';
+  return `${c.stem}\n${f}\n${(c.choices ?? []).join('|')}`;
+}
+
 /** Rejects markup that could run code in the page (our SVGs are plain drawings). */
 export function unsafeSvg(svg: string): string | undefined {
   if (/<\s*script/i.test(svg)) return 'script element';

@@ -413,7 +413,9 @@ export const quadraticPattern = defineGenerator({
     const a = level === 1 ? 1 : rng.int(1, 3);
     const b = level === 2 ? rng.int(-3, 3) : 0;
     const c = rng.int(-5, 9);
-    const t = (n: number) => a * n * n + b * n + c;
+    if (level === 2 && a === 1 && b % 2 === 0) return undefined; // that would be a shifted square pattern (level 1)
+    const n0 = level === 1 ? rng.int(0, 3) : 0;
+    const t = (n: number) => a * (n + n0) * (n + n0) + b * n + c;
     const shown = [1, 2, 3, 4, 5].map(t);
     const d1 = shown.slice(1).map((v, i) => v - shown[i]!);
     if (new Set(shown).size < 5) return undefined;
@@ -422,7 +424,12 @@ export const quadraticPattern = defineGenerator({
       return mk({
         stem: `What is the next number in the pattern? ${shown.join(', ')}, …`,
         answer: next,
-        steps: [`Differences: ${d1.join(', ')}`, `The differences grow by ${2 * a} each time, so the next difference is ${d1[3]! + 2 * a}`, `${shown[4]} + ${d1[3]! + 2 * a} = ${next}`],
+        steps: [
+          `Differences: ${d1.join(', ')}`,
+          ...(level === 2 ? [`Second differences: ${d1.slice(1).map((v, i) => v - d1[i]!).join(', ')} (constant)`] : []),
+          `The differences grow by ${2 * a} each time, so the next difference is ${d1[3]! + 2 * a}`,
+          `${shown[4]} + ${d1[3]! + 2 * a} = ${next}`,
+        ],
         hints: ['Look at the differences between neighbouring numbers.', 'The differences are not constant: how do they change?'],
         wrong: [
           [shown[4]! + d1[3]!, 'repeats the last difference as if the pattern were linear'],
@@ -676,39 +683,71 @@ interface Literal {
   steps: string[];
   wrong: [string, string][];
 }
+/** Literal equations: [formula (TeX), variable, answer, steps, wrong answers with reasons]. */
+const L = (formula: string, solveFor: string, answer: string, steps: string[], wrong: [string, string][]): Literal => ({ formula, solveFor, answer, steps, wrong });
+const divOne = (formula: string, plain: string, v: string, by: string, answer: string) =>
+  L(formula, v, answer, [plain, `Divide both sides by ${by}: ${answer}`], [
+    [`${v} = ${answer.split(' = ')[1]!.replace(/\//, '*').replace(/[()]/g, '')}`, 'multiplies instead of dividing'],
+    [`${v} = ${by.replace(/[()]/g, '')}/(${answer.split(' = ')[1]!.split('/')[0]})`, 'divides the wrong way round'],
+  ]);
 const LITERALS: Record<1 | 2 | 3, Literal[]> = {
   1: [
-    { formula: 'd = rt', solveFor: 't', answer: 't = d/r', steps: ['d = rt', 'Divide both sides by r: d/r = t'], wrong: [['t = dr', 'multiplies instead of dividing'], ['t = r/d', 'divides the wrong way round']] },
-    { formula: 'A = lw', solveFor: 'w', answer: 'w = A/l', steps: ['A = lw', 'Divide both sides by l: A/l = w'], wrong: [['w = Al', 'multiplies instead of dividing'], ['w = l/A', 'divides the wrong way round']] },
-    { formula: 'V = Bh', solveFor: 'h', answer: 'h = V/B', steps: ['V = Bh', 'Divide both sides by B: V/B = h'], wrong: [['h = VB', 'multiplies instead of dividing'], ['h = V - B', 'subtracts instead of dividing']] },
-    { formula: 'P = 4s', solveFor: 's', answer: 's = P/4', steps: ['P = 4s', 'Divide both sides by 4: P/4 = s'], wrong: [['s = 4P', 'multiplies instead of dividing'], ['s = P - 4', 'subtracts instead of dividing']] },
+    divOne('d = rt', 'd = rt', 't', 'r', 't = d/r'),
+    divOne('d = rt', 'd = rt', 'r', 't', 'r = d/t'),
+    divOne('A = lw', 'A = lw', 'w', 'l', 'w = A/l'),
+    divOne('A = lw', 'A = lw', 'l', 'w', 'l = A/w'),
+    divOne('V = Bh', 'V = Bh', 'h', 'B', 'h = V/B'),
+    divOne('V = Bh', 'V = Bh', 'B', 'h', 'B = V/h'),
+    divOne('P = 4s', 'P = 4s', 's', '4', 's = P/4'),
+    divOne('C = \\pi d', 'C = πd', 'd', 'π', 'd = C/π'),
+    divOne('F = ma', 'F = ma', 'a', 'm', 'a = F/m'),
+    divOne('F = ma', 'F = ma', 'm', 'a', 'm = F/a'),
+    divOne('W = Fd', 'W = Fd', 'd', 'F', 'd = W/F'),
+    L('y = x + b', 'b', 'b = y - x', ['y = x + b', 'Subtract x from both sides: b = y - x'], [['b = y + x', 'adds instead of subtracting'], ['b = x - y', 'subtracts in the wrong order']]),
   ],
   2: [
-    { formula: 'P = 2l + 2w', solveFor: 'w', answer: 'w = (P - 2l)/2', steps: ['P = 2l + 2w', 'Subtract 2l: P - 2l = 2w', 'Divide by 2: w = (P - 2l)/2'], wrong: [['w = P - 2l/2', 'divides only 2l by 2'], ['w = (P + 2l)/2', 'adds 2l instead of subtracting'], ['w = P/2 - 2l', 'divides only P by 2']] },
-    { formula: 'y = mx + b', solveFor: 'x', answer: 'x = (y - b)/m', steps: ['y = mx + b', 'Subtract b: y - b = mx', 'Divide by m: x = (y - b)/m'], wrong: [['x = y/m - b', 'divides before subtracting b from everything'], ['x = (y + b)/m', 'adds b instead of subtracting'], ['x = m(y - b)', 'multiplies instead of dividing']] },
-    { formula: 'I = Prt', solveFor: 'r', answer: 'r = I/(Pt)', steps: ['I = Prt', 'Divide both sides by Pt: r = I/(Pt)'], wrong: [['r = IPt', 'multiplies instead of dividing'], ['r = I/P - t', 'subtracts t instead of dividing by it'], ['r = I/P*t', 'multiplies by t instead of dividing by it']] },
-    { formula: 'C = 2\\pi r', solveFor: 'r', answer: 'r = C/(2π)', steps: ['C = 2πr', 'Divide both sides by 2π: r = C/(2π)'], wrong: [['r = 2πC', 'multiplies instead of dividing'], ['r = C/2 - π', 'subtracts π instead of dividing by it']] },
+    L('P = 2l + 2w', 'w', 'w = (P - 2l)/2', ['P = 2l + 2w', 'Subtract 2l: P - 2l = 2w', 'Divide by 2: w = (P - 2l)/2'], [['w = P - 2l/2', 'divides only 2l by 2'], ['w = (P + 2l)/2', 'adds 2l instead of subtracting'], ['w = P/2 - 2l', 'divides only P by 2']]),
+    L('P = 2l + 2w', 'l', 'l = (P - 2w)/2', ['P = 2l + 2w', 'Subtract 2w: P - 2w = 2l', 'Divide by 2: l = (P - 2w)/2'], [['l = P - 2w/2', 'divides only 2w by 2'], ['l = (P + 2w)/2', 'adds 2w instead of subtracting']]),
+    L('y = mx + b', 'x', 'x = (y - b)/m', ['y = mx + b', 'Subtract b: y - b = mx', 'Divide by m: x = (y - b)/m'], [['x = y/m - b', 'divides before subtracting b from everything'], ['x = (y + b)/m', 'adds b instead of subtracting'], ['x = m(y - b)', 'multiplies instead of dividing']]),
+    L('y = mx + b', 'm', 'm = (y - b)/x', ['y = mx + b', 'Subtract b: y - b = mx', 'Divide by x: m = (y - b)/x'], [['m = y/x - b', 'divides before subtracting b'], ['m = (y + b)/x', 'adds b instead of subtracting']]),
+    L('y = mx + b', 'b', 'b = y - mx', ['y = mx + b', 'Subtract mx from both sides: b = y - mx'], [['b = y + mx', 'adds instead of subtracting'], ['b = (y - m)/x', 'divides instead of subtracting']]),
+    L('I = Prt', 'r', 'r = I/(Pt)', ['I = Prt', 'Divide both sides by Pt: r = I/(Pt)'], [['r = IPt', 'multiplies instead of dividing'], ['r = I/P - t', 'subtracts t instead of dividing by it'], ['r = I/P*t', 'multiplies by t instead of dividing by it']]),
+    L('I = Prt', 't', 't = I/(Pr)', ['I = Prt', 'Divide both sides by Pr: t = I/(Pr)'], [['t = IPr', 'multiplies instead of dividing'], ['t = I/P*r', 'multiplies by r instead of dividing by it']]),
+    L('I = Prt', 'P', 'P = I/(rt)', ['I = Prt', 'Divide both sides by rt: P = I/(rt)'], [['P = Irt', 'multiplies instead of dividing'], ['P = I - rt', 'subtracts instead of dividing']]),
+    L('C = 2\\pi r', 'r', 'r = C/(2π)', ['C = 2πr', 'Divide both sides by 2π: r = C/(2π)'], [['r = 2πC', 'multiplies instead of dividing'], ['r = C/2 - π', 'subtracts π instead of dividing by it']]),
+    L('v = u + at', 'a', 'a = (v - u)/t', ['v = u + at', 'Subtract u: v - u = at', 'Divide by t: a = (v - u)/t'], [['a = v/t - u', 'divides before subtracting u'], ['a = (v + u)/t', 'adds u instead of subtracting']]),
+    L('v = u + at', 't', 't = (v - u)/a', ['v = u + at', 'Subtract u: v - u = at', 'Divide by a: t = (v - u)/a'], [['t = v/a - u', 'divides before subtracting u'], ['t = (v + u)/a', 'adds u instead of subtracting']]),
+    L('P = a + b + c', 'c', 'c = P - a - b', ['P = a + b + c', 'Subtract a and b from both sides: c = P - a - b'], [['c = P - a + b', 'subtracts only a'], ['c = a + b - P', 'subtracts in the wrong order']]),
   ],
   3: [
-    { formula: 'A = \\frac{1}{2}bh', solveFor: 'b', answer: 'b = 2A/h', steps: ['A = ½bh', 'Multiply both sides by 2: 2A = bh', 'Divide by h: b = 2A/h'], wrong: [['b = A/(2h)', 'divides by 2 instead of multiplying'], ['b = 2Ah', 'multiplies by h instead of dividing'], ['b = A/h', 'forgets the ½']] },
-    { formula: 'F = \\frac{9}{5}C + 32', solveFor: 'C', answer: 'C = 5(F - 32)/9', steps: ['F = (9/5)C + 32', 'Subtract 32: F - 32 = (9/5)C', 'Multiply by 5/9: C = (5/9)(F - 32)'], wrong: [['C = 5F/9 - 32', 'subtracts 32 after scaling'], ['C = 9(F - 32)/5', 'multiplies by 9/5 instead of 5/9'], ['C = 5(F + 32)/9', 'adds 32 instead of subtracting']] },
-    { formula: 'V = \\frac{1}{3}\\pi r^{2}h', solveFor: 'h', answer: 'h = 3V/(πr^2)', steps: ['V = (1/3)πr²h', 'Multiply by 3: 3V = πr²h', 'Divide by πr²: h = 3V/(πr²)'], wrong: [['h = V/(3πr^2)', 'divides by 3 instead of multiplying'], ['h = 3V/(πr)', 'divides by r instead of r²'], ['h = 3Vπr^2', 'multiplies instead of dividing']] },
-    { formula: 'S = 2\\pi r h + 2\\pi r^{2}', solveFor: 'h', answer: 'h = (S - 2πr^2)/(2πr)', steps: ['S = 2πrh + 2πr²', 'Subtract 2πr²: S - 2πr² = 2πrh', 'Divide by 2πr: h = (S - 2πr²)/(2πr)'], wrong: [['h = S/(2πr) - 2πr^2', 'divides only S by 2πr'], ['h = (S + 2πr^2)/(2πr)', 'adds 2πr² instead of subtracting']] },
+    L('A = \\frac{1}{2}bh', 'b', 'b = 2A/h', ['A = ½bh', 'Multiply both sides by 2: 2A = bh', 'Divide by h: b = 2A/h'], [['b = A/(2h)', 'divides by 2 instead of multiplying'], ['b = 2Ah', 'multiplies by h instead of dividing'], ['b = A/h', 'forgets the ½']]),
+    L('A = \\frac{1}{2}bh', 'h', 'h = 2A/b', ['A = ½bh', 'Multiply both sides by 2: 2A = bh', 'Divide by b: h = 2A/b'], [['h = A/(2b)', 'divides by 2 instead of multiplying'], ['h = A/b', 'forgets the ½']]),
+    L('F = \\frac{9}{5}C + 32', 'C', 'C = 5(F - 32)/9', ['F = (9/5)C + 32', 'Subtract 32: F - 32 = (9/5)C', 'Multiply by 5/9: C = (5/9)(F - 32)'], [['C = 5F/9 - 32', 'subtracts 32 after scaling'], ['C = 9(F - 32)/5', 'multiplies by 9/5 instead of 5/9'], ['C = 5(F + 32)/9', 'adds 32 instead of subtracting']]),
+    L('C = \\frac{5}{9}(F - 32)', 'F', 'F = 9C/5 + 32', ['C = (5/9)(F - 32)', 'Multiply by 9/5: (9/5)C = F - 32', 'Add 32: F = (9/5)C + 32'], [['F = 5C/9 + 32', 'multiplies by 5/9 instead of 9/5'], ['F = 9(C + 32)/5', 'adds 32 before scaling'], ['F = 9C/5 - 32', 'subtracts 32 instead of adding']]),
+    L('V = \\frac{1}{3}\\pi r^{2}h', 'h', 'h = 3V/(πr^2)', ['V = (1/3)πr²h', 'Multiply by 3: 3V = πr²h', 'Divide by πr²: h = 3V/(πr²)'], [['h = V/(3πr^2)', 'divides by 3 instead of multiplying'], ['h = 3V/(πr)', 'divides by r instead of r²'], ['h = 3Vπr^2', 'multiplies instead of dividing']]),
+    L('S = 2\\pi r h + 2\\pi r^{2}', 'h', 'h = (S - 2πr^2)/(2πr)', ['S = 2πrh + 2πr²', 'Subtract 2πr²: S - 2πr² = 2πrh', 'Divide by 2πr: h = (S - 2πr²)/(2πr)'], [['h = S/(2πr) - 2πr^2', 'divides only S by 2πr'], ['h = (S + 2πr^2)/(2πr)', 'adds 2πr² instead of subtracting']]),
+    L('A = \\frac{1}{2}h(b + c)', 'h', 'h = 2A/(b + c)', ['A = ½h(b + c)', 'Multiply by 2: 2A = h(b + c)', 'Divide by (b + c): h = 2A/(b + c)'], [['h = 2A/b + c', 'divides by b only'], ['h = A/(2(b + c))', 'divides by 2 instead of multiplying'], ['h = 2A - b - c', 'subtracts instead of dividing']]),
+    L('E = \\frac{1}{2}mv^{2}', 'm', 'm = 2E/v^2', ['E = ½mv²', 'Multiply by 2: 2E = mv²', 'Divide by v²: m = 2E/v²'], [['m = E/(2v^2)', 'divides by 2 instead of multiplying'], ['m = 2E/v', 'divides by v instead of v²'], ['m = 2Ev^2', 'multiplies instead of dividing']]),
+    L('P = 2(l + w)', 'w', 'w = P/2 - l', ['P = 2(l + w)', 'Divide by 2: P/2 = l + w', 'Subtract l: w = P/2 - l'], [['w = P/2 + l', 'adds l instead of subtracting'], ['w = (P - l)/2', 'subtracts l before dividing'], ['w = 2P - l', 'multiplies by 2 instead of dividing']]),
+    L('T = \\frac{a + b + c}{3}', 'c', 'c = 3T - a - b', ['T = (a + b + c)/3', 'Multiply by 3: 3T = a + b + c', 'Subtract a and b: c = 3T - a - b'], [['c = T/3 - a - b', 'divides by 3 instead of multiplying'], ['c = 3T - a + b', 'subtracts only a'], ['c = 3(T - a - b)', 'multiplies a and b by 3 as well']]),
+    L('d = \\frac{1}{2}at^{2}', 'a', 'a = 2d/t^2', ['d = ½at²', 'Multiply by 2: 2d = at²', 'Divide by t²: a = 2d/t²'], [['a = d/(2t^2)', 'divides by 2 instead of multiplying'], ['a = 2d/t', 'divides by t instead of t²'], ['a = 2dt^2', 'multiplies instead of dividing']]),
+    L('A = P(1 + rt)', 't', 't = (A/P - 1)/r', ['A = P(1 + rt)', 'Divide by P: A/P = 1 + rt', 'Subtract 1: A/P - 1 = rt', 'Divide by r: t = (A/P - 1)/r'], [['t = (A - P - 1)/r', 'subtracts P instead of dividing by it'], ['t = A/P - 1/r', 'divides only the 1 by r'], ['t = (A/P + 1)/r', 'adds 1 instead of subtracting']]),
+    L('y - k = m(x - h)', 'x', 'x = (y - k)/m + h', ['y - k = m(x - h)', 'Divide by m: (y - k)/m = x - h', 'Add h: x = (y - k)/m + h'], [['x = (y - k)/m - h', 'subtracts h instead of adding'], ['x = m(y - k) + h', 'multiplies instead of dividing'], ['x = (y - k - h)/m', 'adds h before dividing']]),
   ],
 };
 
 export const solvingForVariable = defineGenerator({
   skillId: 107,
-  levels: ['One operation (d = rt for t)', 'Two operations (P = 2l + 2w for w, y = mx + b for x)', 'Formulas with fractions or π (A = ½bh for b, F = 9/5 C + 32 for C)'],
+  levels: ['One operation (d = rt for t, F = ma for a, …)', 'Two operations (P = 2l + 2w for w, y = mx + b for x, v = u + at for t, …)', 'Formulas with fractions, π or parentheses (A = ½bh for b, F = 9/5 C + 32 for C, y - k = m(x - h) for x, …)'],
   make(rng, level) {
-    const L = rng.pick(LITERALS[level]);
+    const f = rng.pick(LITERALS[level]);
     return mk({
-      stem: `Solve $${L.formula}$ for $${L.solveFor}$.`,
+      stem: `Solve $${f.formula}$ for $${f.solveFor}$.`,
       kind: 'equation',
-      answer: L.answer,
-      steps: L.steps,
-      hints: [`Undo the operations on ${L.solveFor} in reverse order, doing the same to both sides.`, `Treat every other letter as if it were a number: what is being done to ${L.solveFor}?`],
-      wrong: L.wrong,
+      answer: f.answer,
+      steps: f.steps,
+      hints: [`Undo the operations on ${f.solveFor} in reverse order, doing the same to both sides.`, `Treat every other letter as if it were a number: what is being done to ${f.solveFor}?`],
+      wrong: f.wrong,
     });
   },
 });

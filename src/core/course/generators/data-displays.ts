@@ -324,12 +324,14 @@ export const numberLine = defineGenerator({
       });
     }
     if (level === 2) {
-      const step = rng.pick([2, 5]);
-      const min = -step * 5;
-      const k = rng.pick([1, 3, 5, 7, 9].filter((x) => x !== 5));
+      const step = rng.pick([2, 4, 5, 10]);
+      const min = -step * rng.pick([4, 6, 8]);
+      const max = min + 10 * step;
+      const k = rng.pick([1, 3, 5, 7, 9]);
       const v = min + k * step;
-      const body = numberLineBody({ min, max: -min, step, labelEvery: 2, points: [{ value: v, label: 'P' }] });
-      const fig = svgFigure(500, 80, body, `Number line from ${min} to ${-min} with ticks every ${step}; every other tick is labelled; point P is at ${v}.`);
+      if (v === 0) return undefined;
+      const body = numberLineBody({ min, max, step, labelEvery: 2, points: [{ value: v, label: 'P' }] });
+      const fig = svgFigure(500, 80, body, `Number line from ${min} to ${max} with ticks every ${step}; every other tick is labelled; point P is at ${v}.`);
       return mk({
         stem: 'What number does point P show on the number line?',
         figure: fig,

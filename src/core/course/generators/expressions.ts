@@ -136,7 +136,10 @@ export const percentOf: ItemGenerator = defineGenerator({
       answer: a,
       accepted: [],
       answerForms: { numeric: [a], phrases: [] },
-      steps: [`${pct}% means ${pct} out of 100, so ${pct}% = ${pct / 100}`, `${pct / 100} × ${base} = ${a}`],
+      steps:
+        level === 1
+          ? [`${pct}% means ${pct} out of 100, so ${pct}% = ${pct / 100}`, `${pct / 100} × ${base} = ${a}`]
+          : [`${pct}% means ${pct} out of 100, so ${pct}% = ${pct / 100}`, `1% of ${base} is ${base} ÷ 100 = ${base / 100}`, `${pct}% of ${base} = ${pct} × ${base / 100} = ${a}`],
       hints: [`Write ${pct}% as a decimal or a fraction (${frac}).`, `Then multiply it by ${base}.`],
       misconceptions: distinctWrong(a, [
         { answer: String(Math.round((base / pct) * 100) / 100), why: 'divides the number by the percent' },

@@ -184,7 +184,7 @@ export const equivalentFractions = defineGenerator({
         return mk({
           stem: `Fill in the missing denominator: $\\frac{${n}}{${d}} = \\frac{${n * k}}{?}$`,
           answer: d * k,
-          steps: [`${n} × ${k} = ${n * k}, so the numerator was multiplied by ${k}`, `${d} × ${k} = ${d * k}`],
+          steps: [`${n} × ${k} = ${n * k}, so the numerator was multiplied by ${k}`, 'Multiply the denominator by the same number', `${d} × ${k} = ${d * k}`],
           hints: ['What was the numerator multiplied by?', 'Multiply the denominator by the same number.'],
           wrong: [
             [d + (n * k - n), 'adds the same amount to the denominator'],
@@ -195,7 +195,7 @@ export const equivalentFractions = defineGenerator({
       return mk({
         stem: `Fill in the missing numerator: $\\frac{${n * k}}{${d * k}} = \\frac{?}{${d}}$`,
         answer: n,
-        steps: [`${d * k} ÷ ${k} = ${d}, so the denominator was divided by ${k}`, `${n * k} ÷ ${k} = ${n}`],
+        steps: [`${d * k} ÷ ${k} = ${d}, so the denominator was divided by ${k}`, 'Divide the numerator by the same number', `${n * k} ÷ ${k} = ${n}`],
         hints: ['How do you get from the first denominator to the second one?', 'Divide the numerator by the same number.'],
         wrong: [
           [n * k - (d * k - d), 'subtracts instead of dividing'],
@@ -424,7 +424,7 @@ export const fractionOf = defineGenerator({
       return mk({
         stem: ctx(fTex([n, d]), String(w)),
         answer: v,
-        steps: [`Divide into ${d} equal parts: ${w} ÷ ${d} = ${w / d}`, ...(n > 1 ? [`Take ${n} parts: ${w / d} × ${n} = ${v}`] : [`One part is ${v}`])],
+        steps: [`Divide into ${d} equal parts: ${w} ÷ ${d} = ${w / d}`, ...(n > 1 ? [`Take ${n} of those parts: ${w / d} × ${n} = ${v}`, `So $${fTex([n, d])}$ of ${w} is ${v}`] : [`One part is ${v}`])],
         hints: ['"Of" means multiply: find the fraction of the number.', `First find $\\frac{1}{${d}}$ of ${w} by dividing.`],
         wrong: [
           [w * d, 'multiplies by the denominator'],
@@ -470,7 +470,7 @@ export const mulDivDecimals = defineGenerator({
       return mk({
         stem: `What is $${fmt(a)} \\times ${fmt(b)}$?`,
         answer: p,
-        steps: [`Multiply as whole numbers: ${Math.round(a * 10 ** placesOf(a))} × ${Math.round(b * 10 ** placesOf(b))} = ${raw}`, `The factors have ${places} decimal place${places > 1 ? 's' : ''} in all, so the product does too: ${p.toFixed(places)}${p.toFixed(places) !== fmt(p) ? ` = ${fmt(p)}` : ''}`],
+        steps: [`Multiply as whole numbers: ${Math.round(a * 10 ** placesOf(a))} × ${Math.round(b * 10 ** placesOf(b))} = ${raw}`, ...(level === 2 ? [`Count decimal places: ${placesOf(a)} in ${fmt(a)} and ${placesOf(b)} in ${fmt(b)}`] : []), `The factors have ${places} decimal place${places > 1 ? 's' : ''} in all, so the product does too: ${p.toFixed(places)}${p.toFixed(places) !== fmt(p) ? ` = ${fmt(p)}` : ''}`],
         hints: ['Multiply as if there were no decimal points.', 'Count the decimal places in both factors; the product gets that many.'],
         wrong: [
           [fmt(p * 10), 'puts one decimal place too few in the product'],
@@ -537,7 +537,7 @@ export const addSubDecimals = defineGenerator({
       return mk({
         stem: `What is $${fmt(a)} + ${fmt(b)}$?`,
         answer: v,
-        steps: [`Line up the decimal points and write zeros: ${a.toFixed(placesOf(b))} + ${fmt(b)}`, `= ${fmt(v)}`],
+        steps: ['Line up the decimal points, not the last digits', `Write zeros so both have ${placesOf(b)} decimal places: ${a.toFixed(placesOf(b))} + ${fmt(b)}`, `= ${fmt(v)}`],
         hints: ['Line up the decimal points, not the last digits.', 'Fill empty places with zeros so both numbers have the same number of decimal places.'],
         wrong: [[fmt(mis), 'lines up the last digits instead of the decimal points']],
       });

@@ -4,7 +4,10 @@ import { type Oracle, alt, nums, plain, runOracles } from './harness.test-util';
 import { evaluate, parseExpr } from '../expr';
 
 const N: Record<string, number> = { quadrilateral: 4, pentagon: 5, hexagon: 6, heptagon: 7, octagon: 8, nonagon: 9, decagon: 10, dodecagon: 12 };
-const polyN = (s: string) => N[Object.keys(N).find((k) => new RegExp(`\\b${k}\\b`).test(s))!]!;
+const polyN = (s: string) => {
+  const name = Object.keys(N).find((k) => new RegExp(`\\b${k}\\b`).test(s));
+  return name ? N[name]! : Number(/with (\d+) sides/.exec(s)![1]);
+};
 /** Solves sum(expressions in x) = total for x (the expressions are linear). */
 function solveSum(exprs: string[], total: number): number {
   const f = (x: number) => exprs.reduce((a, e) => a + evaluate(parseExpr(e), new Map([['x', x]])), 0);

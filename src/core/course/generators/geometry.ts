@@ -18,10 +18,10 @@ export const polygonAngles = defineGenerator({
   levels: ['Sum of the interior angles of a polygon', 'Each interior angle of a regular polygon', 'Missing interior angle of a quadrilateral, pentagon or hexagon'],
   make(rng, level) {
     if (level === 1) {
-      const n = rng.pick([4, 5, 6, 7, 8, 9, 10, 12]);
+      const n = rng.int(4, 20);
       const s = (n - 2) * 180;
       return mk({
-        stem: `What is the sum of the interior angles of a ${POLY_NAMES[n]} (${n} sides)?`,
+        stem: POLY_NAMES[n] ? `What is the sum of the interior angles of a ${POLY_NAMES[n]} (${n} sides)?` : `What is the sum of the interior angles of a polygon with ${n} sides?`,
         answer: s,
         steps: [`A polygon with n sides can be split into n - 2 triangles from one vertex: ${n} - 2 = ${n - 2}`, `${n - 2} × 180° = ${s}°`],
         hints: ['Draw all the diagonals from one vertex: how many triangles do you get?', 'Each triangle has angles that add up to 180°.'],
@@ -33,10 +33,10 @@ export const polygonAngles = defineGenerator({
       });
     }
     if (level === 2) {
-      const n = rng.pick([5, 6, 8, 9, 10, 12]);
+      const n = rng.pick([5, 6, 8, 9, 10, 12, 15, 18, 20, 24, 30, 36]);
       const s = (n - 2) * 180;
       return mk({
-        stem: `What is the measure of each interior angle of a regular ${POLY_NAMES[n]}?`,
+        stem: POLY_NAMES[n] && rng.chance(0.6) ? `What is the measure of each interior angle of a regular ${POLY_NAMES[n]}?` : `What is the measure of each interior angle of a regular polygon with ${n} sides?`,
         answer: s / n,
         steps: [`Sum of the interior angles: (${n} - 2) × 180° = ${s}°`, `A regular polygon has ${n} equal angles: ${s}° ÷ ${n} = ${s / n}°`],
         hints: ['Find the sum of all the interior angles first.', 'In a regular polygon all the angles are equal: share the sum among them.'],
@@ -369,7 +369,10 @@ export const parallelLines = defineGenerator({
         figure: fig,
         answer: ans,
         ...(level === 1 ? { phrasesOnly: `angle ${asked}`, phrases: [`∠${asked} = ${ans}`, `∠${asked} is ${ans}`, `∠${asked} measures ${ans}`, `also ${ans}`] } : {}),
-        steps: [`Angles ${given} and ${asked} are ${name} angles`, level === 1 ? `${name === 'vertical' ? 'Vertical angles' : `With parallel lines, ${name} angles`} are equal: ${ans}°` : `They are supplementary: 180 - ${measure(given)} = ${ans}°`],
+        steps:
+          level === 1
+            ? [`Angles ${given} and ${asked} are ${name} angles`, `${name === 'vertical' ? 'Vertical angles' : `With parallel lines, ${name} angles`} are equal: ${ans}°`]
+            : [`Angles ${given} and ${asked} are ${name === 'a linear pair' ? 'a linear pair' : `${name} angles`}`, 'Such angles are supplementary: they add up to 180°', `180 - ${measure(given)} = ${ans}°`],
         hints: ['Find where the two angles are: at the same crossing or at different crossings, on the same side of the transversal or not.', 'Angle pairs with parallel lines are either equal or add up to 180°. Do these two look the same size?'],
         wrong: [
           [level === 1 ? 180 - ans : measure(given), level === 1 ? 'thinks the angles are supplementary' : 'thinks the angles are equal'],
@@ -410,6 +413,10 @@ const TRIPLES: [number, number, number][] = [
   [7, 24, 25],
   [20, 21, 29],
   [9, 40, 41],
+  [12, 35, 37],
+  [11, 60, 61],
+  [28, 45, 53],
+  [33, 56, 65],
 ];
 
 export const pythagorean = defineGenerator({
@@ -418,7 +425,7 @@ export const pythagorean = defineGenerator({
   make(rng, level) {
     if (level < 3) {
       const [a0, b0, c0] = rng.pick(TRIPLES);
-      const k = rng.int(1, c0 > 20 ? 1 : 4);
+      const k = rng.int(1, c0 > 20 ? 1 : c0 > 10 ? 3 : 6);
       const [a, b, c] = rng.chance(0.5) ? [a0 * k, b0 * k, c0 * k] : [b0 * k, a0 * k, c0 * k];
       if (level === 1) {
         return mk({
@@ -493,10 +500,31 @@ const FEV: Record<Exclude<Solid, 'Cylinder'>, [number, number, number]> = {
   'Triangular pyramid': [4, 6, 4],
 };
 
-function netFigure(solid: Solid, dims?: { l: number; w: number; h: number }): Figure {
+/** A net drawing turned by a multiple of 90° inside a square canvas (the same net, seen turned). */
+function turned(w: number, h: number, body: string, alt: string, turn: number): Figure {
+  if (!turn) return svgFigure(Math.round(w), Math.round(h), body, alt);
+  const S = Math.round(Math.max(w, h) + 10);
+  return svgFigure(S, S, `<g transform="rotate(${turn} ${S / 2} ${S / 2}) translate(${((S - w) / 2).toFixed(1)} ${((S - h) / 2).toFixed(1)})">${body}</g>`, alt);
+}
+
+function netFigure(solid: Solid, dims?: { l: number; w: number; h: number }, turn = 0, variant = 0): Figure {
   const st = { fill: FILL, stroke: INK, 'stroke-width': 1.5 };
   const parts: string[] = [];
   let alt = '';
+  if (solid === 'Cube' && !dims && variant === 1) {
+    // staircase net: two squares per row, each row shifted by one
+    const u = 50;
+    const cells: [number, number][] = [
+      [0, 0],
+      [1, 0],
+      [1, 1],
+      [2, 1],
+      [2, 2],
+      [3, 2],
+    ];
+    for (const [c, r] of cells) parts.push(rect(10 + c * u, 10 + r * u, u, u, st));
+    return turned(4 * u + 20, 3 * u + 20, parts.join(''), 'Net made of six equal squares arranged in a staircase (two squares per row, each row shifted one square to the right).', turn);
+  }
   if (solid === 'Cube' || solid === 'Rectangular prism') {
     // Cross net: faces l×w (top/bottom), l×h (front/back) in a column, w×h sides.
     const d = dims ?? (solid === 'Cube' ? { l: 2, w: 2, h: 2 } : { l: 3, w: 2, h: 1.5 });
@@ -524,7 +552,7 @@ function netFigure(solid: Solid, dims?: { l: number; w: number; h: number }): Fi
     alt = dims
       ? `Net of a ${solid === 'Cube' ? 'cube' : 'rectangular prism'}: six rectangles in a cross; length ${fmt(d.l)} cm, width ${fmt(d.w)} cm, height ${fmt(d.h)} cm.`
       : `Net made of six ${solid === 'Cube' ? 'equal squares' : 'rectangles (three pairs of equal ones)'} arranged in a cross.`;
-    return svgFigure(Math.round(width), Math.round(height), parts.join(''), alt);
+    return dims ? svgFigure(Math.round(width), Math.round(height), parts.join(''), alt) : turned(width, height, parts.join(''), alt, turn);
   }
   if (solid === 'Triangular prism') {
     const w = 60;
@@ -533,7 +561,7 @@ function netFigure(solid: Solid, dims?: { l: number; w: number; h: number }): Fi
     const y0 = 60;
     for (let i = 0; i < 3; i++) parts.push(rect(x0 + i * w, y0, w, h, st));
     parts.push(polygon([[x0 + w, y0], [x0 + 2 * w, y0], [x0 + 1.5 * w, y0 - 52]]), polygon([[x0 + w, y0 + h], [x0 + 2 * w, y0 + h], [x0 + 1.5 * w, y0 + h + 52]]));
-    return svgFigure(260, 280, parts.join(''), 'Net made of three equal rectangles in a row with a triangle attached above and below the middle rectangle.');
+    return turned(260, 280, parts.join(''), 'Net made of three equal rectangles in a row with a triangle attached above and below the middle rectangle.', turn);
   }
   if (solid === 'Square pyramid') {
     const s = 70;
@@ -542,7 +570,7 @@ function netFigure(solid: Solid, dims?: { l: number; w: number; h: number }): Fi
     parts.push(rect(x0, y0, s, s, st));
     parts.push(polygon([[x0, y0], [x0 + s, y0], [x0 + s / 2, y0 - 70]]), polygon([[x0, y0 + s], [x0 + s, y0 + s], [x0 + s / 2, y0 + s + 70]]));
     parts.push(polygon([[x0, y0], [x0, y0 + s], [x0 - 70, y0 + s / 2]]), polygon([[x0 + s, y0], [x0 + s, y0 + s], [x0 + s + 70, y0 + s / 2]]));
-    return svgFigure(260, 245, parts.join(''), 'Net made of one square with a triangle attached to each of its four sides.');
+    return turned(260, 245, parts.join(''), 'Net made of one square with a triangle attached to each of its four sides.', turn);
   }
   if (solid === 'Triangular pyramid') {
     const A: [number, number] = [30, 210];
@@ -552,10 +580,10 @@ function netFigure(solid: Solid, dims?: { l: number; w: number; h: number }): Fi
     const mBC: [number, number] = [180, 123.5];
     const mCA: [number, number] = [80, 123.5];
     parts.push(polygon([A, mAB, mCA]), polygon([mAB, B, mBC]), polygon([mCA, mBC, C]), polygon([mAB, mBC, mCA]));
-    return svgFigure(260, 230, parts.join(''), 'Net made of four equal triangles: one in the middle with a triangle on each of its three sides, forming a large triangle.');
+    return turned(260, 230, parts.join(''), 'Net made of four equal triangles: one in the middle with a triangle on each of its three sides, forming a large triangle.', turn);
   }
   parts.push(rect(40, 80, 180, 100, st), circle(130, 45, 35, { fill: FILL }), circle(130, 215, 35, { fill: FILL }));
-  return svgFigure(260, 260, parts.join(''), 'Net made of one rectangle with a circle attached above and below it.');
+  return turned(260, 260, parts.join(''), 'Net made of one rectangle with a circle attached above and below it.', turn);
 }
 
 export const nets = defineGenerator({
@@ -582,7 +610,7 @@ export const nets = defineGenerator({
       };
       return mkChoice(rng, {
         stem: 'Which solid can be folded from this net?',
-        figure: netFigure(s),
+        figure: netFigure(s, undefined, rng.pick([0, 90, 180, 270]), s === 'Cube' ? rng.int(0, 1) : 0),
         answer: s,
         options: SOLIDS,
         keepOrder: true,
@@ -598,7 +626,7 @@ export const nets = defineGenerator({
       const ans = FEV[s][k]!;
       return mk({
         stem: `The net folds into a solid. How many ${what} does the solid have?`,
-        figure: netFigure(s),
+        figure: netFigure(s, undefined, rng.pick([0, 90, 180, 270]), s === 'Cube' ? rng.int(0, 1) : 0),
         answer: ans,
         steps: [`The net folds into a ${s.toLowerCase()}`, `A ${s.toLowerCase()} has ${FEV[s][0]} faces, ${FEV[s][1]} edges and ${FEV[s][2]} vertices, so the answer is ${ans}`],
         hints: ['First work out which solid the net makes.', what === 'faces' ? 'Each shape in the net becomes one face.' : what === 'edges' ? 'Edges are where two faces meet; in the net, count the outside sides and halve them, then add the fold lines.' : 'Vertices are the corners where edges meet.'],
@@ -918,14 +946,14 @@ export const rotation = defineGenerator({
 
 export const translation = defineGenerator({
   skillId: 74,
-  levels: ['Translate a point right/up', 'Translate a point left/down across axes', 'Find the original point from its image'],
+  levels: ['Translate a point right/up (first quadrant)', 'Translate a point left/down across axes', 'Find the original point from its image'],
   make(rng, level) {
-    const pts = smallTriangle(rng);
+    const pts: Pt[] = level === 1 ? (([x0, y0]: Pt): Pt[] => [[x0, y0], [x0 + rng.int(2, 3), y0], [x0, y0 + rng.int(2, 3)]])([rng.int(1, 3), rng.int(1, 3)]) : smallTriangle(rng);
     const i = rng.int(0, 2);
     const name = 'ABC'[i]!;
     const [x, y] = pts[i]!;
-    const h = level === 1 ? rng.int(1, 5) : nonZero(rng, -6, 6);
-    const k = level === 1 ? rng.int(1, 5) : nonZero(rng, -6, 6);
+    const h = level === 1 ? rng.int(1, 5) : level === 2 ? -rng.int(2, 6) : nonZero(rng, -6, 6);
+    const k = level === 1 ? rng.int(1, 5) : level === 2 ? (rng.chance(0.7) ? -rng.int(2, 6) : rng.int(1, 5)) : nonZero(rng, -6, 6);
     const words = `${Math.abs(h)} unit${Math.abs(h) > 1 ? 's' : ''} ${h > 0 ? 'right' : 'left'} and ${Math.abs(k)} unit${Math.abs(k) > 1 ? 's' : ''} ${k > 0 ? 'up' : 'down'}`;
     if (level < 3) {
       const img: Pt = [x + h, y + k];

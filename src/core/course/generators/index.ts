@@ -10,8 +10,9 @@ import { RATIOS_PERCENTS } from './ratios-percents';
 import { GEOMETRY } from './geometry';
 import { MEASUREMENT } from './measurement';
 import { ALGEBRA } from './algebra';
+import { LINEAR_FUNCTIONS } from './linear-functions';
 
 /** Item generators by dataset skill id. Add a generator here to make a skill teachable. */
 export const GENERATORS: ReadonlyMap<number, ItemGenerator> = new Map(
-  [addSubIntegers, mulDivIntegers, orderOfOperations, equationTwoSteps, percentOf, ...STATISTICS, ...DATA_DISPLAYS, ...PROBABILITY, ...NUMBER_SENSE, ...FRACTIONS_DECIMALS, ...RATIOS_PERCENTS, ...GEOMETRY, ...MEASUREMENT, ...ALGEBRA].map((g) => [g.skillId, g]),
+  [addSubIntegers, mulDivIntegers, orderOfOperations, equationTwoSteps, percentOf, ...STATISTICS, ...DATA_DISPLAYS, ...PROBABILITY, ...NUMBER_SENSE, ...FRACTIONS_DECIMALS, ...RATIOS_PERCENTS, ...GEOMETRY, ...MEASUREMENT, ...ALGEBRA, ...LINEAR_FUNCTIONS].map((g) => [g.skillId, g]),
 );

@@ -157,7 +157,7 @@ const ORACLES: Record<number, Oracle> = {
   84: (it, level) => {
     const s = plain(it);
     const n = nums(s)[0]!;
-    if (level === 1) return `${(4 / 3) * n ** 3}π`;
+    if (level === 1) return `${(4 / 3) * (s.includes('diameter') ? n / 2 : n) ** 3}π`;
     const r = s.includes('diameter') ? n / 2 : n;
     const v = (4 / 3) * PI * r ** 3 * (s.includes('hemisphere') ? 0.5 : 1);
     return r1(v);

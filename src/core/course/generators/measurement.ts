@@ -161,6 +161,18 @@ const round6 = (v: number, places: number) => {
 };
 const PI_NOTE = 'Use 3.14 for $\\pi$.';
 
+interface Unit {
+  a: string;
+  name: string;
+}
+const LENGTH_UNITS: Unit[] = [
+  { a: 'cm', name: 'centimeters' },
+  { a: 'm', name: 'meters' },
+  { a: 'in', name: 'inches' },
+  { a: 'ft', name: 'feet' },
+  { a: 'mm', name: 'millimeters' },
+];
+
 // ---------- 23 Unit conversion ----------
 
 interface Conv {
@@ -250,14 +262,15 @@ export const areaCircle = defineGenerator({
   skillId: 25,
   levels: ['Area from the radius (3.14)', 'Area from the diameter, rounded to the nearest tenth', 'Area from the circumference'],
   make(rng, level) {
+    const U = rng.pick(LENGTH_UNITS);
     if (level === 1) {
-      const r = rng.int(2, 12);
+      const r = rng.int(1, 20);
       const a = times314(r * r);
       return mk({
-        stem: `A circle has a radius of ${r} cm. What is its area in square centimeters? ${PI_NOTE}`,
-        figure: circleFigure(r, 'radius', 'cm'),
+        stem: `A circle has a radius of ${r} ${U.a}. What is its area in square ${U.name}? ${PI_NOTE}`,
+        figure: circleFigure(r, 'radius', U.a),
         answer: a,
-        steps: ['$A = \\pi r^2$', `A = 3.14 × ${r}^2 = 3.14 × ${r * r} = ${fmt(a)} cm²`],
+        steps: ['$A = \\pi r^2$', `A = 3.14 × ${r}^2 = 3.14 × ${r * r} = ${fmt(a)} ${U.a}²`],
         hints: ['The area of a circle is π times the radius squared.', 'Square the radius first, then multiply by 3.14.'],
         wrong: [
           [times314(2 * r), 'computes the circumference'],
@@ -267,15 +280,15 @@ export const areaCircle = defineGenerator({
       });
     }
     if (level === 2) {
-      const d = rng.int(3, 25);
+      const d = rng.int(3, 40);
       const exact = times314((d * d) / 4);
       const a = round6(exact, 1);
       if (Math.abs(exact - a) < 1e-9) return undefined;
       return mk({
-        stem: `A circle has a diameter of ${d} m. What is its area in square meters? ${PI_NOTE} Round to the nearest tenth.`,
-        figure: circleFigure(d, 'diameter', 'm'),
+        stem: `A circle has a diameter of ${d} ${U.a}. What is its area in square ${U.name}? ${PI_NOTE} Round to the nearest tenth.`,
+        figure: circleFigure(d, 'diameter', U.a),
         answer: a,
-        steps: [`The radius is half the diameter: ${d} ÷ 2 = ${fmt(d / 2)} m`, `A = 3.14 × ${fmt(d / 2)}^2 = 3.14 × ${fmt((d * d) / 4)} = ${fmt(exact)}`, `Rounded: ${fmt(a)} m²`],
+        steps: [`The radius is half the diameter: ${d} ÷ 2 = ${fmt(d / 2)} ${U.a}`, `A = 3.14 × ${fmt(d / 2)}^2 = 3.14 × ${fmt((d * d) / 4)} = ${fmt(exact)}`, `Rounded: ${fmt(a)} ${U.a}²`],
         hints: ['The formula uses the radius, not the diameter.', 'Halve the diameter, square it, multiply by 3.14, then round.'],
         wrong: [
           [round6(times314(d * d), 1), 'uses the diameter in place of the radius'],
@@ -288,9 +301,9 @@ export const areaCircle = defineGenerator({
     const c = times314(2 * r);
     const a = times314(r * r);
     return mk({
-      stem: `The circumference of a circle is ${fmt(c)} inches. What is its area in square inches? ${PI_NOTE}`,
+      stem: `The circumference of a circle is ${fmt(c)} ${U.name}. What is its area in square ${U.name}? ${PI_NOTE}`,
       answer: a,
-      steps: [`C = 2πr, so r = ${fmt(c)} ÷ (2 × 3.14) = ${fmt(c)} ÷ 6.28 = ${r}`, `A = 3.14 × ${r}^2 = ${fmt(a)} in²`],
+      steps: [`C = 2πr, so r = ${fmt(c)} ÷ (2 × 3.14) = ${fmt(c)} ÷ 6.28 = ${r}`, `A = 3.14 × ${r}^2 = ${fmt(a)} ${U.a}²`],
       hints: ['First use the circumference to find the radius.', 'C = 2 × 3.14 × r; then use A = 3.14 × r².'],
       wrong: [
         [times314(4 * r * r), 'finds the diameter and uses it as the radius'],
@@ -305,14 +318,15 @@ export const circumference = defineGenerator({
   skillId: 26,
   levels: ['Circumference from the diameter (3.14)', 'Circumference from the radius', 'Perimeter of a semicircle (curved part plus diameter)'],
   make(rng, level) {
+    const U = rng.pick(LENGTH_UNITS);
     if (level === 1) {
-      const d = rng.int(2, 30);
+      const d = rng.int(2, 50);
       const c = times314(d);
       return mk({
-        stem: `A circle has a diameter of ${d} cm. What is its circumference in cm? ${PI_NOTE}`,
-        figure: circleFigure(d, 'diameter', 'cm'),
+        stem: `A circle has a diameter of ${d} ${U.a}. What is its circumference in ${U.name}? ${PI_NOTE}`,
+        figure: circleFigure(d, 'diameter', U.a),
         answer: c,
-        steps: ['$C = \\pi d$', `C = 3.14 × ${d} = ${fmt(c)} cm`],
+        steps: ['$C = \\pi d$', `C = 3.14 × ${d} = ${fmt(c)} ${U.a}`],
         hints: ['The circumference is the distance around the circle.', 'Multiply the diameter by π.'],
         wrong: [
           [times314(2 * d), 'doubles the diameter as if it were the radius'],
@@ -324,10 +338,10 @@ export const circumference = defineGenerator({
       const r = rng.int(2, 25);
       const c = times314(2 * r);
       return mk({
-        stem: `A circle has a radius of ${r} m. What is its circumference in meters? ${PI_NOTE}`,
-        figure: circleFigure(r, 'radius', 'm'),
+        stem: `A circle has a radius of ${r} ${U.a}. What is its circumference in ${U.name}? ${PI_NOTE}`,
+        figure: circleFigure(r, 'radius', U.a),
         answer: c,
-        steps: ['$C = 2\\pi r$', `C = 2 × 3.14 × ${r} = ${fmt(c)} m`],
+        steps: ['$C = 2\\pi r$', `C = 2 × 3.14 × ${r} = ${fmt(c)} ${U.a}`],
         hints: ['The diameter is twice the radius.', 'Use C = 2πr (or π times the diameter).'],
         wrong: [
           [times314(r), 'multiplies π by the radius instead of the diameter'],
@@ -339,9 +353,9 @@ export const circumference = defineGenerator({
     const arc = times314(d / 2);
     const p = Number((arc + d).toFixed(4));
     return mk({
-      stem: `A semicircle has a diameter of ${d} ft. What is its perimeter (the curved part plus the straight side) in feet? ${PI_NOTE}`,
+      stem: `A semicircle has a diameter of ${d} ${U.a}. What is its perimeter (the curved part plus the straight side) in ${U.name}? ${PI_NOTE}`,
       answer: p,
-      steps: [`Half the circumference: 3.14 × ${d} ÷ 2 = ${fmt(arc)}`, `Add the diameter: ${fmt(arc)} + ${d} = ${fmt(p)} ft`],
+      steps: [`Half the circumference: 3.14 × ${d} ÷ 2 = ${fmt(arc)}`, `Add the diameter: ${fmt(arc)} + ${d} = ${fmt(p)} ${U.a}`],
       hints: ['The curved part is half of a full circle\'s circumference.', 'Do not forget the straight edge.'],
       wrong: [
         [arc, 'forgets the straight side'],
@@ -470,11 +484,11 @@ function rulerFigure(den: number, start: Frac, end: Frac): Figure {
 
 export const readingRuler = defineGenerator({
   skillId: 28,
-  levels: ['Length to the nearest half inch (starting at 0)', 'Length to the nearest quarter inch (starting at 0)', 'Length to the nearest eighth inch, not starting at 0'],
+  levels: ['Length to the nearest half inch (starting at 0 or a whole inch)', 'Length to the nearest quarter inch (starting at 0 or a whole inch)', 'Length to the nearest eighth inch, starting between inch marks'],
   make(rng, level) {
     const den = level === 1 ? 2 : level === 2 ? 4 : 8;
-    const startN = level === 3 ? rng.int(1, 12) : 0;
-    const lenN = rng.int(den + 1, 4 * den);
+    const startN = level === 3 ? rng.int(1, 12) : 8 * rng.pick([0, 0, 1, 2, 3]);
+    const lenN = rng.int(level === 1 ? 1 : den + 1, level === 1 ? 11 : 4 * den);
     const start = frac(startN, 8);
     const end = frac(startN * (den / 8) + lenN, den);
     const endV = end[0] / end[1];
@@ -483,19 +497,19 @@ export const readingRuler = defineGenerator({
     const fig = rulerFigure(level === 3 ? 8 : den, start, end);
     const dec = fDecimal(len);
     return mk({
-      stem: level === 3 ? 'How long is the bar, in inches? (It does not start at 0.)' : 'How long is the bar, in inches?',
+      stem: startN > 0 ? 'How long is the bar, in inches? (It does not start at 0.)' : 'How long is the bar, in inches?',
       figure: fig,
       answer: mixedStr(len),
       accepted: [fStr(len), ...(dec ? [dec] : [])],
       asFrac: len,
       steps: [
         `Each inch is divided into ${den} equal parts, so each small space is 1/${den} inch`,
-        ...(level === 3 ? [`The bar starts at ${mixedStr(start)} in and ends at ${mixedStr(end)} in`, `${mixedStr(end)} - ${mixedStr(start)} = ${mixedStr(len)} in`] : [`The bar ends ${Math.floor(lenN / den)} whole inch${Math.floor(lenN / den) === 1 ? '' : 'es'} and ${lenN % den} part${lenN % den === 1 ? '' : 's'} past 0: ${mixedStr(len)} in`]),
+        ...(startN > 0 ? [`The bar starts at ${mixedStr(start)} in and ends at ${mixedStr(end)} in`, `${mixedStr(end)} - ${mixedStr(start)} = ${mixedStr(len)} in`] : [`The bar ends ${Math.floor(lenN / den)} whole inch${Math.floor(lenN / den) === 1 ? '' : 'es'} and ${lenN % den} part${lenN % den === 1 ? '' : 's'} past 0: ${mixedStr(len)} in`]),
       ],
-      hints: ['Count how many spaces there are between two inch marks to know what each small space is worth.', level === 3 ? 'Read where the bar starts and where it ends, then subtract.' : 'Count the whole inches, then the extra small spaces.'],
+      hints: ['Count how many spaces there are between two inch marks to know what each small space is worth.', startN > 0 ? 'Read where the bar starts and where it ends, then subtract.' : 'Count the whole inches, then the extra small spaces.'],
       wrong: [
         [fmt(Math.floor(lenN / den) + (lenN % den) / 10), 'reads each small space as a tenth of an inch'],
-        ...(level === 3 ? [[mixedStr(end), 'reads where the bar ends without subtracting the start'] as [string, string]] : []),
+        ...(startN > 0 ? [[mixedStr(end), 'reads where the bar ends without subtracting the start'] as [string, string]] : []),
         [mixedStr(frac(lenN, den * 2)), 'counts each space as a smaller fraction than it is'],
       ],
     });
@@ -842,13 +856,14 @@ export const surfaceAreaPrism = defineGenerator({
   skillId: 81,
   levels: ['Surface area of a cube', 'Surface area of a rectangular prism', 'Surface area of an open box (no top)'],
   make(rng, level) {
+    const U = rng.pick(LENGTH_UNITS);
     if (level === 1) {
-      const s = rng.int(2, 12);
+      const s = rng.int(2, 20);
       return mk({
-        stem: `A cube has edges of ${s} cm. What is its surface area, in cm²?`,
-        figure: boxFigure(s, s, s, 'cm'),
+        stem: `A cube has edges of ${s} ${U.a}. What is its surface area, in square ${U.name}?`,
+        figure: boxFigure(s, s, s, U.a),
         answer: 6 * s * s,
-        steps: ['A cube has 6 equal square faces', `6 × ${s}^2 = 6 × ${s * s} = ${6 * s * s} cm²`],
+        steps: ['A cube has 6 equal square faces', `6 × ${s}^2 = 6 × ${s * s} = ${6 * s * s} ${U.a}²`],
         hints: ['How many faces does a cube have, and what shape are they?', 'Find the area of one face, then multiply by the number of faces.'],
         wrong: [
           [s ** 3, 'computes the volume'],
@@ -1000,17 +1015,19 @@ export const volumeSphere = defineGenerator({
   skillId: 84,
   levels: ['Volume in terms of π (radius a multiple of 3)', 'Volume with 3.14, rounded to the nearest tenth', 'Volume from the diameter, or of a hemisphere'],
   make(rng, level) {
+    const U = rng.pick(LENGTH_UNITS);
     if (level === 1) {
-      const r = rng.pick([3, 6, 9]);
+      const r = rng.pick([3, 6, 9, 12, 15]);
+      const useD1 = rng.chance(0.4);
       const k = (4 * r ** 3) / 3;
       return mk({
-        stem: `A sphere has a radius of ${r} cm. What is its volume, in cm³? Leave your answer in terms of $\\pi$.`,
+        stem: useD1 ? `A sphere has a diameter of ${2 * r} ${U.a}. What is its volume, in cubic ${U.name}? Leave your answer in terms of $\\pi$.` : `A sphere has a radius of ${r} ${U.a}. What is its volume, in cubic ${U.name}? Leave your answer in terms of $\\pi$.`,
         kind: 'expression',
         answer: `${k}π`,
         accepted: [`${k}pi`],
         numeric: [String(k)],
         phrases: [`${k}π`, `${k} pi`, `${k}pi`],
-        steps: ['$V = \\frac{4}{3}\\pi r^3$', `${r}^3 = ${r ** 3}`, `$\\frac{4}{3}$ × ${r ** 3} = ${k}, so V = ${k}π cm³`],
+        steps: [...(useD1 ? [`The radius is half the diameter: ${r}`] : []), '$V = \\frac{4}{3}\\pi r^3$', `${r}^3 = ${r ** 3}`, `$\\frac{4}{3}$ × ${r ** 3} = ${k}, so V = ${k}π ${U.a}³`],
         hints: ['Use V = (4/3)πr³.', 'Cube the radius, multiply by 4/3, and keep π as a symbol.'],
         wrong: [
           [`${4 * r * r}π`, 'uses the surface area formula 4πr²'],
@@ -1030,7 +1047,7 @@ export const volumeSphere = defineGenerator({
     if (Math.abs((num * 10) % den) * 2 === den) return undefined;
     const exact = num / den;
     return mk({
-      stem: hemi ? `A hemisphere (half a sphere) has a radius of ${r} in. What is its volume, in cubic inches? ${PI_NOTE} Round to the nearest tenth.` : useD ? `A ball has a diameter of ${d} cm. What is its volume, in cm³? ${PI_NOTE} Round to the nearest tenth.` : `A sphere has a radius of ${r} m. What is its volume, in m³? ${PI_NOTE} Round to the nearest tenth.`,
+      stem: hemi ? `A hemisphere (half a sphere) has a radius of ${r} ${U.a}. What is its volume, in cubic ${U.name}? ${PI_NOTE} Round to the nearest tenth.` : useD ? `A ball has a diameter of ${d} ${U.a}. What is its volume, in cubic ${U.name}? ${PI_NOTE} Round to the nearest tenth.` : `A sphere has a radius of ${r} ${U.a}. What is its volume, in cubic ${U.name}? ${PI_NOTE} Round to the nearest tenth.`,
       answer: v,
       steps: [...(useD ? [`Radius: ${d} ÷ 2 = ${r}`] : []), `$V = \\frac{4}{3}\\pi r^3$ = 4/3 × 3.14 × ${r ** 3}${hemi ? ', and a hemisphere is half of that' : ''}`, `= ${fmt(roundTo(exact, 4))} ≈ ${fmt(v)}`],
       hints: [hemi ? 'Find the volume of the whole sphere, then take half.' : 'Use V = (4/3)πr³ with the radius.', 'Cube the radius, multiply by 3.14 and by 4, divide by 3, then round.'],

@@ -197,7 +197,7 @@ export const rounding = defineGenerator({
         stem: `Round ${fmt(n)} to the nearest tenth.`,
         answer: r.toFixed(1),
         accepted: [fmt(r)],
-        steps: [`The tenths digit is 9 and the next digit is ${fmt(n).split('.')[1]![1]}, so round the 9 up`, `9 tenths + 1 tenth = 10 tenths = 1 whole, so ${w}.9... becomes ${r.toFixed(1)}`],
+        steps: ['The tenths digit is 9', `The next digit is ${fmt(n).split('.')[1]![1]}, which is 5 or more, so round up`, '9 tenths + 1 tenth = 10 tenths = 1 whole: carry 1 into the ones', `${fmt(n)} rounds to ${r.toFixed(1)}`],
         hints: ['Look at the hundredths digit to decide whether to round up.', 'Rounding a 9 up makes it 10: carry 1 into the ones place.'],
         wrong: [
           [`${w}.10`, 'writes 10 tenths after the decimal point'],
@@ -214,7 +214,7 @@ export const rounding = defineGenerator({
       answer: r,
       accepted: [r.toLocaleString('en-US')],
       numeric: [String(r), r.toLocaleString('en-US')],
-      steps: [`The hundreds digit is 9 and the tens digit is ${Math.floor((n % 100) / 10)}, so round up`, `${Math.floor(n / 100) * 100} + 100 = ${r.toLocaleString('en-US')}`],
+      steps: ['The hundreds digit is 9', `The tens digit is ${Math.floor((n % 100) / 10)}, which is 5 or more, so round up`, '9 hundreds + 1 hundred = 10 hundreds: carry 1 into the thousands', `${Math.floor(n / 100) * 100} + 100 = ${r.toLocaleString('en-US')}`],
       hints: ['Find the hundreds digit and look at the tens digit.', 'Rounding up a 9 carries 1 into the thousands place.'],
       wrong: [
         [Math.floor(n / 100) * 100, 'rounds down'],
@@ -282,7 +282,11 @@ export const addWhole = defineGenerator({
       return mk({
         stem: `What is $${a} + ${b}$?`,
         answer: a + b,
-        steps: [`Add by place value: ones, then tens, then hundreds, carrying when a column reaches 10`, `${a} + ${b} = ${a + b}`],
+        steps: [
+          `Ones: ${a % 10} + ${b % 10} = ${(a % 10) + (b % 10)}${(a % 10) + (b % 10) >= 10 ? ', carry 1' : ''}`,
+          `Tens: ${Math.floor(a / 10) % 10} + ${Math.floor(b / 10) % 10}${(a % 10) + (b % 10) >= 10 ? ' + 1' : ''} = ${(Math.floor(a / 10) % 10) + (Math.floor(b / 10) % 10) + ((a % 10) + (b % 10) >= 10 ? 1 : 0)}${(Math.floor(a / 10) % 10) + (Math.floor(b / 10) % 10) + ((a % 10) + (b % 10) >= 10 ? 1 : 0) >= 10 ? ', carry 1' : ''}`,
+          `Hundreds, then the total: ${a} + ${b} = ${a + b}`,
+        ],
         hints: ['Line up ones under ones, tens under tens, hundreds under hundreds.', 'When a column adds to 10 or more, carry 1 to the next column to the left.'],
         wrong: [
           [addNoCarry(a, b), 'forgets to carry'],
@@ -353,7 +357,7 @@ export const multiplyWhole = defineGenerator({
       return mk({
         stem: `What is $${a} \\times ${b}$?`,
         answer: p,
-        steps: [`${a} = ${Math.floor(a / 10) * 10} + ${a % 10}`, `${Math.floor(a / 10) * 10} × ${b} = ${Math.floor(a / 10) * 10 * b} and ${a % 10} × ${b} = ${(a % 10) * b}`, `${Math.floor(a / 10) * 10 * b} + ${(a % 10) * b} = ${p}`],
+        steps: [`${a} × ${b} = ${Math.floor(a / 10) * 10} × ${b} + ${a % 10} × ${b} = ${Math.floor(a / 10) * 10 * b} + ${(a % 10) * b}`, `= ${p}`],
         hints: ['Break the two-digit number into tens and ones.', 'Multiply each part, then add the products.'],
         wrong: [
           [Math.floor(a / 10) * b * 10 + ((a % 10) * b) % 10, 'forgets to carry'],
@@ -366,7 +370,7 @@ export const multiplyWhole = defineGenerator({
     return mk({
       stem: `What is $${a} \\times ${b}$?`,
       answer: p,
-      steps: [`${a} × ${u} = ${a * u}`, `${a} × ${t * 10} = ${a * t * 10}`, `${a * u} + ${a * t * 10} = ${p}`],
+      steps: [`Split ${b} into ${t * 10} + ${u}`, `${a} × ${u} = ${a * u}`, `${a} × ${t * 10} = ${a * t * 10}`, `${a * u} + ${a * t * 10} = ${p}`],
       hints: ['Multiply by the ones digit, then by the tens digit, then add the two partial products.', 'When you multiply by the tens digit you are multiplying by a multiple of 10: the partial product ends in 0.'],
       wrong: [
         [a * u + a * t, 'forgets the placeholder zero in the second partial product'],
@@ -513,12 +517,12 @@ export const greatestCommonFactor = defineGenerator({
   levels: ['GCF of two numbers up to 30', 'GCF of two numbers up to 100', 'GCF of three numbers, or equal groups in a word problem'],
   make(rng, level) {
     if (level < 3) {
-      const g = level === 1 ? rng.int(2, 6) : rng.int(4, 15);
-      const [p, q] = distinctInts(rng, 1, level === 1 ? 5 : 7, 2) as [number, number];
+      const g = level === 1 ? rng.int(2, 6) : rng.int(6, 24);
+      const [p, q] = distinctInts(rng, 1, level === 1 ? 5 : 9, 2) as [number, number];
       if (gcd(p, q) !== 1) return undefined;
       const a = g * p;
       const b = g * q;
-      if (Math.max(a, b) > (level === 1 ? 30 : 100) || Math.min(a, b) === g) return undefined;
+      if (Math.max(a, b) > (level === 1 ? 30 : 150) || Math.min(a, b) === g || (level === 2 && Math.max(a, b) < 60)) return undefined;
       return mk({
         stem: `What is the greatest common factor of ${a} and ${b}?`,
         answer: g,
@@ -568,9 +572,9 @@ export const squareRoot = defineGenerator({
   levels: ['Square root of a perfect square up to 225', 'Two consecutive whole numbers a square root lies between', 'Simplify a square root (simplest radical form)'],
   make(rng, level) {
     if (level === 1) {
-      const r = rng.int(2, 15);
+      const r = rng.int(2, 20);
       return mk({
-        stem: `What is $\\sqrt{${r * r}}$?`,
+        stem: rng.chance(0.5) ? `What is $\\sqrt{${r * r}}$?` : `What is the positive square root of ${r * r}?`,
         answer: r,
         steps: [`Find the number that times itself gives ${r * r}`, `${r} × ${r} = ${r * r}, so $\\sqrt{${r * r}} = ${r}$`],
         hints: ['The square root of a number is the number that, multiplied by itself, gives it.', 'Try squaring some whole numbers until you reach the number under the root.'],
@@ -888,8 +892,8 @@ export const exponents = defineGenerator({
   levels: ['Evaluate a power of a whole number', 'Negative bases, zero exponents and fractions', 'Products and differences of powers'],
   make(rng, level) {
     if (level === 1) {
-      const b = rng.int(2, 10);
-      const e = b <= 3 ? rng.int(3, 5) : b === 10 ? rng.int(3, 6) : rng.int(2, 3);
+      const b = rng.int(2, 12);
+      const e = b <= 3 ? rng.int(3, 6) : b === 10 ? rng.int(2, 6) : b <= 5 ? rng.int(2, 4) : rng.int(2, 3);
       const v = b ** e;
       return mk({
         stem: `What is $${b}^{${e}}$?`,

@@ -8,13 +8,6 @@ function bag(s: string): { count: Map<string, number>; n: number } {
   for (const m of s.matchAll(/(\d+) (red|blue|green|yellow|purple|white)(?: marbles)?/g)) count.set(m[2]!, Number(m[1]));
   return { count, n: [...count.values()].reduce((a, b) => a + b, 0) };
 }
-const FAV: Record<string, (k: number) => boolean> = {
-  'an even number': (k) => k % 2 === 0,
-  'a number greater than 4': (k) => k > 4,
-  'a 3': (k) => k === 3,
-  'a number less than 3': (k) => k < 3,
-  'a multiple of 3': (k) => k % 3 === 0,
-};
 /** Reads "0", "1", "1/2", "0.5", "50%" as a number. */
 function readP(t: string): number {
   if (t.endsWith('%')) return Number(t.slice(0, -1)) / 100;
@@ -31,7 +24,7 @@ const ORACLES: Record<number, Oracle> = {
     const n = nums(s);
     if (level === 1) return n[0]! * n[1]!;
     if (level === 2) return n[0]! * n[1]! * n[2]!;
-    const k = s.includes('third') ? 3 : 2;
+    const k = s.includes('third') || s.includes('secretary') ? 3 : 2;
     let r = 1;
     for (let i = 0; i < k; i++) r *= n[0]! - i;
     return r;
@@ -39,8 +32,10 @@ const ORACLES: Record<number, Oracle> = {
   14: (it, level) => {
     const s = plain(it);
     if (level === 1) {
-      const kind = Object.keys(FAV).find((k) => s.includes(`and ${k}?`))!;
-      const fav = [1, 2, 3, 4, 5, 6].filter(FAV[kind]!).length;
+      const ev = /and (an even number|an odd number|a multiple of 3|a number greater than \d|a number less than \d|a \d)\?/.exec(s)![1]!;
+      const k = nums(ev)[0] ?? 0;
+      const pred: (x: number) => boolean = ev === 'an even number' ? (x) => x % 2 === 0 : ev === 'an odd number' ? (x) => x % 2 === 1 : ev === 'a multiple of 3' ? (x) => x % 3 === 0 : ev.includes('greater') ? (x) => x > k : ev.includes('less') ? (x) => x < k : (x) => x === k;
+      const fav = [1, 2, 3, 4, 5, 6].filter(pred).length;
       return fracText(fav, 12);
     }
     const { count, n } = bag(s);

@@ -17,10 +17,15 @@ export const countingMethods = defineGenerator({
   levels: ['Outfits from two choices (multiply)', 'Three independent choices (multiply three)', 'Ordered arrangements: first, second and third place'],
   make(rng, level) {
     if (level === 1) {
-      const a = rng.int(2, 7);
-      const b = rng.int(2, 6);
+      const a = rng.int(2, 9);
+      const b = rng.int(2, 8);
+      const ctx = rng.pick([
+        `Lena has ${a} shirts and ${b} pairs of pants. How many different outfits of one shirt and one pair of pants can she make?`,
+        `A café offers ${a} kinds of sandwich and ${b} kinds of drink. How many different lunches of one sandwich and one drink are possible?`,
+        `A school club can choose ${a} colors and ${b} designs for its T-shirt. How many different T-shirts (one color, one design) are possible?`,
+      ]);
       return mk({
-        stem: `Lena has ${a} shirts and ${b} pairs of pants. How many different outfits of one shirt and one pair of pants can she make?`,
+        stem: ctx,
         answer: a * b,
         steps: [`Each of the ${a} shirts can go with each of the ${b} pairs of pants`, `${a} × ${b} = ${a * b} outfits`],
         hints: ['Try listing the outfits for just one shirt. How many are there?', 'Every shirt gets the same number of outfits: use multiplication.'],
@@ -46,7 +51,7 @@ export const countingMethods = defineGenerator({
         ],
       });
     }
-    const n = rng.int(5, 12);
+    const n = rng.int(5, 15);
     const k = rng.pick([2, 3]);
     let ans = 1;
     const factors: number[] = [];
@@ -57,7 +62,9 @@ export const countingMethods = defineGenerator({
     const places = k === 2 ? 'a first-place and a second-place' : 'first, second and third place';
     const combos = k === 2 ? (n * (n - 1)) / 2 : (n * (n - 1) * (n - 2)) / 6;
     return mk({
-      stem: `${n} runners are in a race. In how many different ways can ${places} medal${k === 2 ? '' : 's'} be awarded? (No ties.)`,
+      stem: rng.chance(0.5)
+        ? `${n} runners are in a race. In how many different ways can ${places} medal${k === 2 ? '' : 's'} be awarded? (No ties.)`
+        : `A club of ${n} students elects a president${k === 3 ? ', a vice-president and a secretary' : ' and a vice-president'}. No student can hold two jobs. In how many different ways can the jobs be filled?`,
       answer: ans,
       steps: [`${n} runners can finish first; then ${n - 1} are left for second${k === 3 ? `, then ${n - 2} for third` : ''}`, `${factors.join(' × ')} = ${ans}`],
       hints: ['Order matters: the same runners in different places is a different result.', 'How many runners could come first? Once that place is taken, how many are left for the next place?'],
@@ -76,8 +83,15 @@ export const twoEvents = defineGenerator({
   make(rng, level) {
     if (level === 1) {
       const face = rng.pick(['heads', 'tails']);
-      const kind = rng.pick(['an even number', 'a number greater than 4', 'a 3', 'a number less than 3', 'a multiple of 3']);
-      const fav = { 'an even number': 3, 'a number greater than 4': 2, 'a 3': 1, 'a number less than 3': 2, 'a multiple of 3': 2 }[kind]!;
+      const kinds: [string, number][] = [
+        ['an even number', 3],
+        ['an odd number', 3],
+        ['a multiple of 3', 2],
+        ...[1, 2, 3, 4, 5].map((k): [string, number] => [`a number greater than ${k}`, 6 - k]),
+        ...[2, 3, 4, 5, 6].map((k): [string, number] => [`a number less than ${k}`, k - 1]),
+        ...[1, 2, 3, 4, 5, 6].map((k): [string, number] => [`a ${k}`, 1]),
+      ];
+      const [kind, fav] = rng.pick(kinds);
       const p = fMul(frac(1, 2), frac(fav, 6));
       const pa = probAnswer(p);
       return mk({
@@ -234,7 +248,10 @@ export const probabilityConcepts = defineGenerator({
         ['$\\frac{1}{3}$', 1 / 3],
         ['100%', 1],
       ];
-      const [shown, p] = rng.pick(forms);
+      const d = rng.int(3, 12);
+      const k = rng.int(1, d - 1);
+      const extra: [string, number][] = [[`$\\frac{${k}}{${d}}$`, k / d], [`${Math.round((k / d) * 100)}%`, Math.round((k / d) * 100) / 100]];
+      const [shown, p] = rng.chance(0.5) ? rng.pick(forms) : rng.pick(extra);
       const ans = likelihood(p);
       return mkChoice(rng, {
         stem: `The probability of an event is ${shown}. Which word best describes the event?`,

@@ -306,7 +306,11 @@ export const percentDiscount = defineGenerator({
         answer: money(sale),
         accepted: [fmt(sale)],
         numeric: [money(sale), fmt(sale)],
-        steps: [`Discount: ${p}% of ${ps} = ${fmt(p / 100)} × ${ps} = ${money(off)}`, `Sale price: ${ps} - ${money(off)} = ${money(sale)}`],
+        steps: [
+          `Discount: ${p}% of ${ps} = ${fmt(p / 100)} × ${ps} = ${money(off)}`,
+          `Sale price: ${ps} - ${money(off)} = ${money(sale)}`,
+          ...(level === 2 ? [`Check: you pay ${100 - p}% of the price, ${fmt((100 - p) / 100)} × ${ps} = ${money(sale)}`] : []),
+        ],
         hints: ['First find how much money the discount takes off.', 'Subtract the discount from the original price (or find the percent you still pay).'],
         wrong: [
           [money(off), 'gives the discount instead of the sale price'],

@@ -210,7 +210,7 @@ export const mode = defineGenerator({
       kind: 'set',
       answer: `${a}, ${b}`,
       accepted: [`${a} and ${b}`],
-      phrases: [`modes are ${a} and ${b}`, `${a} and ${b}`, `${b} and ${a}`, `${a}, ${b}`, `${b}, ${a}`],
+      phrases: [`modes are ${a} and ${b}`, `${a} and ${b}`, `${b} and ${a}`, `answer is ${a}, ${b}`, `answer is ${b}, ${a}`, `modes are ${a}, ${b}`],
       steps: [`Tally: ${a} appears 3 times, ${b} appears 3 times, every other value fewer times`, `Both are modes: ${a} and ${b}`],
       hints: ['A data set can have more than one mode when several values tie for most frequent.', 'Tally each value; list every value with the highest tally.'],
       wrong: [
