@@ -19,3 +19,12 @@ describe('item tools for the CLI and the Lab', () => {
     expect(skillLevels(1).levels).toHaveLength(3);
   });
 });
+
+describe('docs/item-bank.md', () => {
+  it('contains the current table of the 110 skills and their levels', async () => {
+    const { readFileSync } = await import('node:fs');
+    const doc = readFileSync(new URL('../../../docs/item-bank.md', import.meta.url), 'utf8');
+    const { itemBankTable } = await import('./tools');
+    expect(doc).toContain(itemBankTable());
+  });
+});

@@ -100,3 +100,15 @@ export function skillLevels(skill: number) {
     levels: info.levels.map((l) => ({ level: l.level, describes: gen?.levels[l.level - 1] ?? '', observedCorrectRate: l.correctRate, logitOffset: l.logitOffset, questions: l.questions.length })),
   };
 }
+
+/** The docs table of the 110 skills and what each level asks (docs/item-bank.md embeds it). */
+export function itemBankTable(): string {
+  const esc = (t: string) => t.replace(/\|/g, '\\|');
+  const rows = allSkills().map((s) => {
+    const g = GENERATORS.get(s.id);
+    const lv = g ? g.levels.map(esc) : ['—', '—', '—'];
+    const rates = s.levels.map((l) => `${Math.round(l.correctRate * 100)}%`).join(' / ');
+    return `| ${s.id} | ${esc(s.name)} | ${lv[0]} | ${lv[1]} | ${lv[2]} | ${rates}${s.levelsFrom === 'pooled' ? ' (pooled)' : ''} |`;
+  });
+  return ["| id | Skill (ASSISTments 2009 name) | Level 1 | Level 2 | Level 3 | Real questions' correct rate L1 / L2 / L3 |", '|---:|---|---|---|---|---|', ...rows].join('\n');
+}

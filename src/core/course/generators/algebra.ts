@@ -242,6 +242,7 @@ export const chooseEquation = defineGenerator({
     const fee = rng.int(2, 12) * 5;
     const rate = rng.int(3, 12) * 5;
     const h = rng.int(2, 8);
+    if (fee === rate) return undefined;
     const total = fee + rate * h;
     const ctx = rng.pick([
       { who: 'A plumber', fee: 'a visit fee of', per: 'per hour', v: 'h', what: 'hours' },
