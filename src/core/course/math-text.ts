@@ -23,7 +23,7 @@ const SYMBOLS: [RegExp, string][] = [
   [/\\angle\s*/g, '∠'],
   [/\\triangle\s*/g, '△'],
   [/\\cong/g, '≅'],
-  [/\\sim(?![a-z])/g, '~'],
+  [/\\sim(?![a-z])/g, '∼'],
   [/\\approx/g, '≈'],
   [/\\parallel/g, '∥'],
   [/\\perp/g, '⊥'],

@@ -112,7 +112,7 @@ export const algebraicSolving = defineGenerator({
       return mk({
         stem: `Solve for $x$: $${a}(x ${signed(b)}) = ${linear([[c, 'x'], [d, '']])}$`,
         ...solution(x),
-        steps: [`Distribute: ${linear([[a, 'x'], [a * b, '']])} = ${linear([[c, 'x'], [d, '']])}`, `Collect x-terms: ${linear([[a - c, 'x']])} = ${d - a * b}`, `x = ${d - a * b} ÷ ${paren(a - c)} = ${x}`],
+        steps: [`Distribute: ${linear([[a, 'x'], [a * b, '']])} = ${linear([[c, 'x'], [d, '']])}`, `Collect x-terms: ${linear([[a - c, 'x']])} = ${d - a * b}`, a - c === 1 ? `x = ${x}` : `x = ${d - a * b} ÷ ${paren(a - c)} = ${x}`],
         hints: ['Multiply the number outside the parentheses by each term inside.', 'Then move the x-terms to one side and the numbers to the other.'],
         wrong: [
           [fmt(roundTo((d - b) / (a - c), 3)), 'multiplies only the x inside the parentheses'],

@@ -5,7 +5,7 @@
  */
 import type { Rng } from '../../rng';
 import type { Figure } from '../types';
-import { defineGenerator, fDecimal, fStr, fmt, frac, linear, mk, mkChoice, nonZero, roundTo } from './util';
+import { defineGenerator, fDecimal, fStr, fmt, frac, linear, mk, mkChoice, nonZero, paren, roundTo } from './util';
 import { ACCENT, FILL, INK, PALETTE, circle, dot, line, path, plane, polygon, rect, sideLabel, svgFigure, text } from './svg';
 
 const POLY_NAMES: Record<number, string> = { 4: 'quadrilateral', 5: 'pentagon', 6: 'hexagon', 7: 'heptagon', 8: 'octagon', 9: 'nonagon', 10: 'decagon', 12: 'dodecagon' };
@@ -61,7 +61,7 @@ export const polygonAngles = defineGenerator({
       steps: [`Sum of the interior angles: (${n} - 2) × 180° = ${s}°`, `Known angles: ${known.join(' + ')} = ${sum(known)}°`, `x = ${s} - ${sum(known)} = ${x}`],
       hints: [`First find the sum of the interior angles of a ${POLY_NAMES[n]}.`, 'Subtract the angles you know from that sum.'],
       wrong: [
-        [360 - sum(known), 'uses 360° for every polygon'],
+        ...(360 - sum(known) > 0 ? [[360 - sum(known), 'uses 360° for every polygon'] as [number, string]] : []),
         [n * 180 - sum(known), 'uses n × 180°'],
         [fmt(roundTo(sum(known) / (n - 1), 1)), 'averages the known angles'],
       ],
@@ -1002,7 +1002,7 @@ export const midpoint = defineGenerator({
         answer: `(${fmt(m[0])}, ${fmt(m[1])})`,
         accepted: [`${fmt(m[0])}, ${fmt(m[1])}`],
         phrases: [`(${fmt(m[0])}, ${fmt(m[1])})`, `(${fmt(m[0])},${fmt(m[1])})`],
-        steps: ['Midpoint = (average of the x-coordinates, average of the y-coordinates)', `x: (${a[0]} + ${b[0]}) ÷ 2 = ${fmt(m[0])}; y: (${a[1]} + ${b[1]}) ÷ 2 = ${fmt(m[1])}`, `Midpoint (${fmt(m[0])}, ${fmt(m[1])})`],
+        steps: ['Midpoint = (average of the x-coordinates, average of the y-coordinates)', `x: (${a[0]} + ${paren(b[0])}) ÷ 2 = ${fmt(m[0])}; y: (${a[1]} + ${paren(b[1])}) ÷ 2 = ${fmt(m[1])}`, `Midpoint (${fmt(m[0])}, ${fmt(m[1])})`],
         hints: ['The midpoint is halfway between the points in both directions.', 'Average the two x-coordinates, then the two y-coordinates.'],
         wrong: [
           [`(${fmt((b[0] - a[0]) / 2)}, ${fmt((b[1] - a[1]) / 2)})`, 'halves the differences instead of averaging'],

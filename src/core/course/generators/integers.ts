@@ -35,7 +35,7 @@ export const addSubIntegers: ItemGenerator = defineGenerator({
     }
     if (level === 2) {
       const a = nonZero(rng, -20, 20);
-      const b = nonZero(rng, -20, 20);
+      const b = a > 0 ? -rng.int(1, 20) : nonZero(rng, -20, 20);
       const ans = a - b;
       return {
         stem: `What is $${a} - ${paren(b)}$?`,
@@ -95,7 +95,7 @@ export const mulDivIntegers: ItemGenerator = defineGenerator({
     const signRule = 'Same signs give a positive result; different signs give a negative result.';
     if (level === 1) {
       const a = nonZero(rng, -9, 9);
-      const b = nonZero(rng, -9, 9) * (a > 0 ? -1 : 1) * (rng.chance(0.3) ? -1 : 1);
+      const b = a > 0 ? -rng.int(1, 9) : nonZero(rng, -9, 9);
       const ans = a * b;
       return {
         stem: `What is $${a} \\times ${paren(b)}$?`,

@@ -267,7 +267,7 @@ export const addWhole = defineGenerator({
       return mk({
         stem: `What is $${a} + ${b}$?`,
         answer: a + b,
-        steps: [`Ones: ${a % 10} + ${b % 10} = ${(a % 10) + (b % 10)}${(a % 10) + (b % 10) >= 10 ? ', write the ones digit and carry 1 ten' : ''}`, `Tens: ${Math.floor(a / 10)} + ${Math.floor(b / 10)}${(a % 10) + (b % 10) >= 10 ? ' + 1' : ''}`, `${a} + ${b} = ${a + b}`],
+        steps: [`Ones: ${a % 10} + ${b % 10} = ${(a % 10) + (b % 10)}${(a % 10) + (b % 10) >= 10 ? ', write the ones digit and carry 1 ten' : ''}`, `Tens: ${Math.floor(a / 10)} + ${Math.floor(b / 10)}${(a % 10) + (b % 10) >= 10 ? ' + 1' : ''} = ${Math.floor(a / 10) + Math.floor(b / 10) + ((a % 10) + (b % 10) >= 10 ? 1 : 0)}`, `${a} + ${b} = ${a + b}`],
         hints: ['Line the numbers up by place value and add the ones first.', 'If the ones add to 10 or more, carry the ten into the tens column.'],
         wrong: [
           [addNoCarry(a, b), 'forgets to carry'],
@@ -429,7 +429,7 @@ export const estimation = defineGenerator({
     }
     const a = rng.int(11, 99) / 10;
     const b = rng.int(11, 99) / 10;
-    if (Math.round(a * 10) % 10 === 5 || Math.round(b * 10) % 10 === 5) return undefined;
+    if ([a, b].some((v) => Math.round(v * 10) % 10 === 5 || Math.round(v * 10) % 10 === 0)) return undefined;
     const ra = Math.round(a);
     const rb = Math.round(b);
     if (ra === 0 || rb === 0) return undefined;
@@ -637,8 +637,10 @@ function sciTex(m: number, e: number): string {
 function sciPlain(m: number, e: number): string {
   return `${fmt(m)} × 10^${e}`;
 }
+/** m × 10^e written out in full ("0.00000024", "24000000"), never in e-notation. */
 function standard(m: number, e: number): string {
-  return fmt(Number(`${m}e${e}`));
+  const v = Number(`${m}e${e}`);
+  return e < 0 ? v.toFixed(-e + 2).replace(/0+$/, '').replace(/\.$/, '') : fmt(v);
 }
 const commas = (s: string) => (s.includes('.') ? s : Number(s).toLocaleString('en-US'));
 
@@ -969,7 +971,6 @@ export const exponents = defineGenerator({
       hints: ['Evaluate every power before multiplying or subtracting.', 'Then multiply, and subtract last.'],
       wrong: [
         [a * e1 * c * e2 - d * 2, 'multiplies each base by its exponent'],
-        [(a * c) ** (e1 + e2) - d * d, 'multiplies the bases and adds the exponents'],
         [a ** e1 * (c ** e2 - d ** 2), 'subtracts before multiplying'],
       ],
     });

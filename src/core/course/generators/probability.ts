@@ -27,7 +27,7 @@ export const countingMethods = defineGenerator({
       return mk({
         stem: ctx,
         answer: a * b,
-        steps: [`Each of the ${a} shirts can go with each of the ${b} pairs of pants`, `${a} × ${b} = ${a * b} outfits`],
+        steps: [`Each of the ${a} choices of the first kind can go with each of the ${b} choices of the second kind`, `${a} × ${b} = ${a * b}`],
         hints: ['Try listing the outfits for just one shirt. How many are there?', 'Every shirt gets the same number of outfits: use multiplication.'],
         wrong: [
           [a + b, 'adds the choices instead of multiplying'],
@@ -66,8 +66,8 @@ export const countingMethods = defineGenerator({
         ? `${n} runners are in a race. In how many different ways can ${places} medal${k === 2 ? '' : 's'} be awarded? (No ties.)`
         : `A club of ${n} students elects a president${k === 3 ? ', a vice-president and a secretary' : ' and a vice-president'}. No student can hold two jobs. In how many different ways can the jobs be filled?`,
       answer: ans,
-      steps: [`${n} runners can finish first; then ${n - 1} are left for second${k === 3 ? `, then ${n - 2} for third` : ''}`, `${factors.join(' × ')} = ${ans}`],
-      hints: ['Order matters: the same runners in different places is a different result.', 'How many runners could come first? Once that place is taken, how many are left for the next place?'],
+      steps: [`${n} people can fill the first place; then ${n - 1} are left for the second${k === 3 ? `, then ${n - 2} for the third` : ''}`, `${factors.join(' × ')} = ${ans}`],
+      hints: ['Order matters: the same people in different places is a different result.', 'How many people could take the first place? Once it is taken, how many are left for the next one?'],
       wrong: [
         [n ** k, 'lets the same runner win more than one place'],
         [n * k, 'multiplies the runners by the number of places'],
