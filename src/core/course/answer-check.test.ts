@@ -25,7 +25,7 @@ describe('number answers', () => {
     yes(item('number', '14', [], { stem: 'How many students chose soccer?' }), '14 students', '14 student');
     no(item('number', '3', [], { stem: 'How many pizzas?' }), '3 fourths');
     no(item('number', '0.75', [], { stem: 'How much pizza is left?' }), '3 fourths');
-    yes(item('number', '-4'), '−4', 'x = -4', '(-4)', '-4.0');
+    yes(item('number', '-4'), '−4', 'x = -4', '(-4)', '-4.0', 'The answer is -4', 'answer: -4', 'My answer is x = -4.');
     no(item('number', '-4'), '4', '- 4 4');
   });
   it('percent forms match only percent answers unless listed', () => {
@@ -94,7 +94,7 @@ describe('expression answers', () => {
 describe('equation and inequality answers', () => {
   it('isolated-variable equations', () => {
     const e = item('equation', 'y = 2x + 3');
-    yes(e, 'y=3+2x', '2x + 3 = y', 'Y = 2X + 3', 'y = 2*x + 3');
+    yes(e, 'y=3+2x', '2x + 3 = y', 'Y = 2X + 3', 'y = 2*x + 3', 'The answer is y = 2x + 3');
     no(e, 'y = 2x + 4', 'y = 3x + 2', '2x - y = -3', 'x = 2y + 3', 'y = 2x + 3 = 5', '2x + 3');
     const t = item('equation', 't = d/r');
     yes(t, 't = d ÷ r', 'd/r = t');
@@ -129,7 +129,7 @@ describe('set, list, choice and text answers', () => {
   });
   it('lists are ordered; named elements sort by variable', () => {
     const p = item('list', '(2, -3)', ['x = 2, y = -3']);
-    yes(p, '(2,-3)', '2, -3', '[2, -3]', 'x = 2, y = -3', 'y = -3, x = 2', '(x, y) = (2, -3)');
+    yes(p, 'The answer is (2, -3)', '(2,-3)', '2, -3', '[2, -3]', 'x = 2, y = -3', 'y = -3, x = 2', '(x, y) = (2, -3)');
     no(p, '(-3, 2)', '(2, 3)', 'y = 2, x = -3', '(2, -3, 0)', 'x = 2, x = -3');
     const o = item('list', '√10, 3.2, 10/3');
     yes(o, 'sqrt(10), 3.2, 10/3', '√10, 3.20, 3 1/3');
@@ -137,7 +137,7 @@ describe('set, list, choice and text answers', () => {
   });
   it('choices by letter or text', () => {
     const c = item('choice', 'Acute', [], { choices: ['Right', 'Acute', 'Obtuse'] });
-    yes(c, 'b', 'B', '(b)', 'b)', 'option b', 'acute', ' Acute. ');
+    yes(c, 'b', 'B', '(b)', 'b)', 'option b', 'acute', ' Acute. ', 'The answer is b.', 'the answer is acute');
     no(c, 'a', 'c', 'obtuse', 'd');
     const m = item('choice', '$25h + 40 = 140$', [], { choices: ['$40h + 25 = 140$', '$25h + 40 = 140$'] });
     yes(m, 'b', '25h+40=140');

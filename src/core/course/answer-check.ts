@@ -5,7 +5,7 @@
  * - Everywhere: case, surrounding whitespace, a trailing full stop and inner runs of whitespace are
  *   ignored; the Unicode minus (−) and dashes read as -, × and · as *, ÷ as /; superscript digits
  *   read as powers ("x²" = "x^2", "10⁻⁴" = "10^-4"); math typed in LaTeX ($\frac{3}{4}$) reads as
- *   its plain form (3/4). A leading "answer:" is ignored.
+ *   its plain form (3/4). A leading "answer:", "the answer is" or "my answer is" is ignored.
  * - number: compared by value within 1e-9 (relative): "3/4", "0.75", ".75" and "6/8" are equal;
  *   mixed numbers ("1 1/2"), thousands separators ("1,200") and scientific notation
  *   ("3.2 × 10^5", "3.2*10^5", "3.2e5") are read as their value. A leading variable assignment
@@ -69,6 +69,9 @@ export function normalizeText(s: string): string {
     .trim();
 }
 
+/** "answer:", "the answer is", "my answer is" before a response. */
+const ANSWER_PREFIX = /^(?:(?:the|my)\s+)?answer(?:\s+is)?\s*[:=]?\s*/;
+
 export interface ParsedNumber {
   value: number;
   percent: boolean;
@@ -105,7 +108,7 @@ function stripUnits(s: string, words?: Set<string>): string {
 }
 
 function cleanNumberText(raw: string, words?: Set<string>): { s: string; percent: boolean } {
-  let s = normalizeText(raw).replace(/^answer\s*[:=]?\s*/, '').replace(/^[a-z]\s*=\s*/, '').replace(/^≈\s*/, '');
+  let s = normalizeText(raw).replace(ANSWER_PREFIX, '').replace(/^[a-z]\s*=\s*/, '').replace(/^≈\s*/, '');
   s = s.replace(/^([-+]?)\$\s*/, '$1');
   let percent = false;
   if (/\s?percent$/.test(s)) {
@@ -197,7 +200,7 @@ function parseList(raw: string): ParsedNumber[] | undefined {
 // ---------- expressions and equations ----------
 
 function exprText(raw: string): string {
-  return normalizeText(raw).replace(/^answer\s*[:=]?\s*/, '');
+  return normalizeText(raw).replace(ANSWER_PREFIX, '');
 }
 
 function parseExpressionResponse(raw: string, answerVars?: Set<string>): Node | undefined {
@@ -309,9 +312,10 @@ const squash = (s: string) => normalizeText(s).replace(/\s+/g, '').replace(/\*/g
 type Checkable = Pick<Item, 'answerKind' | 'answer' | 'accepted'> & Partial<Pick<Item, 'choices' | 'format' | 'stem'>>;
 
 /** True when the response is a correct answer to the item. */
-export function checkAnswer(item: Checkable, response: string): boolean {
+export function checkAnswer(item: Checkable, rawResponse: string): boolean {
   const forms = [item.answer, ...item.accepted];
-  const r = normalizeText(response);
+  const response = normalizeText(rawResponse).replace(ANSWER_PREFIX, '');
+  const r = response;
   if (r.length === 0) return false;
   const bad = (f: string, what: string) => new SimError('ITEM_BANK', `item answer form "${f}" is not ${what}`);
   switch (item.answerKind) {
