@@ -20,6 +20,7 @@ import { registerSweep } from './commands/sweep';
 import { registerPersonas } from './commands/personas';
 import { registerKt } from './commands/kt';
 import { registerCalibration } from './commands/calibration';
+import { registerItems } from './commands/items';
 import { registerJudge } from './commands/judge';
 
 // A closed pipe (e.g. `| head`) ends the command quietly.
@@ -40,6 +41,7 @@ registerSweep(program);
 registerPersonas(program);
 registerKt(program);
 registerCalibration(program);
+registerItems(program);
 registerJudge(program);
 
 program.parseAsync(process.argv).catch((e: unknown) => {
