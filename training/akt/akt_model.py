@@ -41,9 +41,14 @@ def monotonic_probs(scores: torch.Tensor, allowed: torch.Tensor, pos_eff: torch.
     with torch.no_grad():
         s0 = scores.masked_fill(~allowed, NEG_FILL)
         p = torch.softmax(s0, dim=-1) * allowed_f
-        distcum = torch.cumsum(p, dim=-1)
-        disttotal = torch.sum(p, dim=-1, keepdim=True)
-        dist = torch.sqrt(torch.clamp((disttotal - distcum) * pos_eff, min=0.0))
+        # AKT writes the attention mass after key j as sum(p) - cumsum(p)_j.  Mathematically
+        # that is the exclusive reverse cumsum computed here; numerically, the subtraction leaves
+        # a rounding residue (~1e-7 in fp32) where the true value is 0 (the last visible key),
+        # which the sqrt below amplifies to ~3e-4 and which changes with padding / summation
+        # order.  The reverse cumsum is exactly 0 there and does not depend on padding.
+        rev = torch.flip(torch.cumsum(torch.flip(p, [-1]), dim=-1), [-1])  # sum_{k >= j} p_k
+        after = torch.cat([rev[..., 1:], torch.zeros_like(rev[..., :1])], dim=-1)  # sum_{k > j} p_k
+        dist = torch.sqrt(torch.clamp(after * pos_eff, min=0.0))
     theta = -F.softplus(gammas).unsqueeze(0)  # [1, H, 1, 1]
     total_effect = torch.clamp(torch.exp(dist.detach() * theta), min=1e-5, max=1e5)
     s = (scores * total_effect).masked_fill(~allowed, NEG_FILL)

@@ -54,6 +54,8 @@ def parse_args(argv=None):
     ap.add_argument("--seed", type=int, default=224)
     ap.add_argument("--max-minutes", type=float, default=None, help="wall-clock budget for training (checked every batch)")
     ap.add_argument("--max-grad-norm", type=float, default=-1.0)
+    ap.add_argument("--plateau-halve", type=int, default=0,
+                    help="halve the learning rate after this many epochs without a better validation AUC (0 = constant lr, as AKT)")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--no-bucket", action="store_true", help="pad every batch to --seqlen (AKT's reference); default pads to the batch maximum after grouping pieces by length")
     ap.add_argument("--loss-reduction", choices=["sum", "mean"], default="sum", help="AKT sums the BCE over rows")
@@ -180,6 +182,11 @@ def main(argv=None) -> int:
                        ckpt_path)
         log(f"epoch {epoch} train_loss {rec['train_loss']:.4f} train_auc {rec['train_auc']:.4f} valid_auc {v['auc']:.4f} "
             f"valid_acc {v['acc']:.4f} ({ep_train_s:.0f}s train, {rec['valid_seconds']:.0f}s valid){' *' if improved else ''}")
+        if args.plateau_halve > 0 and not improved and (epoch - best["epoch"]) % args.plateau_halve == 0:
+            for grp in opt.param_groups:
+                grp["lr"] *= 0.5
+            log(f"lr -> {opt.param_groups[0]['lr']:.3g}")
+        rec["lr"] = opt.param_groups[0]["lr"]
         if out_of_time:
             stopped = "max_minutes"
             break

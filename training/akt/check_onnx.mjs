@@ -1,0 +1,151 @@
+// ONNX Runtime (onnxruntime-web, wasm, 1 thread) vs PyTorch parity for the exported AKT graphs.
+//
+//   node training/akt/check_onnx.mjs [--models public/models/akt] [--fixture training/akt/fixtures/akt_parity.json]
+//                                    [--bench 20] [--json out.json]
+//
+// Checks (tolerance from the fixture, 1e-4):
+//   1. full(ORT) vs full(torch) on every full case                         max |diff|
+//   2. readout(ORT, after encode(ORT)) vs readout(torch)                    max |diff|
+//   3. readout(ORT) vs full(ORT) last row of history + candidate            max |diff|
+//   4. readout(ORT) vs full(torch) last row of history + candidate          max |diff|
+//   5. the fixture was made for these ONNX files (sha256)
+// Then times encode (L = max_history) and readout (C = n_skills) on the window case.
+// Prints one line per check and a closing "N passed, N failed" line; exit code 1 on failure.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { join, dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as ort from 'onnxruntime-web';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = resolve(here, '..', '..');
+const args = process.argv.slice(2);
+const opt = (name, dflt) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : dflt;
+};
+const modelsDir = resolve(root, opt('--models', 'public/models/akt'));
+const fixturePath = resolve(root, opt('--fixture', 'training/akt/fixtures/akt_parity.json'));
+const benchRuns = Number(opt('--bench', '20'));
+const jsonOut = opt('--json', null);
+
+ort.env.wasm.numThreads = 1;
+ort.env.logLevel = 'error';
+
+const meta = JSON.parse(readFileSync(join(modelsDir, 'meta.json'), 'utf8'));
+const fx = JSON.parse(readFileSync(fixturePath, 'utf8'));
+const tol = fx.tolerance ?? 1e-4;
+
+const sessions = {};
+for (const g of ['full', 'encode', 'readout']) {
+  const bytes = readFileSync(join(modelsDir, meta.graphs[g].file));
+  sessions[g] = await ort.InferenceSession.create(bytes, { executionProviders: ['wasm'], graphOptimizationLevel: 'all' });
+}
+
+const flat = (a) => a.flat(Infinity);
+const i32 = (nested) => {
+  const rows = nested.length;
+  const cols = nested[0].length;
+  return new ort.Tensor('int32', Int32Array.from(flat(nested)), [rows, cols]);
+};
+const maxAbs = (a, b) => {
+  let m = 0;
+  for (let i = 0; i < a.length; i++) m = Math.max(m, Math.abs(a[i] - b[i]));
+  return m;
+};
+
+async function full(skills, questions, responses) {
+  const out = await sessions.full.run({ skills: i32(skills), questions: i32(questions), responses: i32(responses) });
+  return out.p_correct;
+}
+async function encode(skills, questions, responses) {
+  const out = await sessions.encode.run({ skills: i32(skills), questions: i32(questions), responses: i32(responses) });
+  return out.cache;
+}
+async function readout(cache, histLen, candSkills, candQuestions) {
+  const out = await sessions.readout.run({
+    cache,
+    hist_len: new ort.Tensor('int32', Int32Array.from(histLen), [histLen.length]),
+    cand_skills: i32(candSkills),
+    cand_questions: i32(candQuestions),
+  });
+  return out.p_correct;
+}
+
+const results = [];
+const report = {};
+const check = (name, value, ok) => {
+  results.push(ok);
+  report[name] = value;
+  console.log(`${ok ? 'PASS' : 'FAIL'} ${name} ${typeof value === 'number' ? `max|diff|=${value.toExponential(3)}` : JSON.stringify(value)}`);
+};
+
+// 5. fixture made for these files
+const sha = (f) => createHash('sha256').update(readFileSync(join(modelsDir, f))).digest('hex');
+const shaOk = ['full', 'encode', 'readout'].every((g) => fx.onnx_sha256[g] === sha(meta.graphs[g].file));
+check('fixture matches the ONNX files (sha256)', shaOk, shaOk);
+
+// 1. full vs torch
+for (const c of fx.full) {
+  const p = await full(c.skills, c.questions, c.responses);
+  check(`full/${c.name} ORT vs torch [${p.dims}]`, maxAbs(p.data, flat(c.p_correct)), maxAbs(p.data, flat(c.p_correct)) <= tol);
+}
+
+// 2-4. encode + readout
+for (const c of fx.readout) {
+  const cache = await encode(c.skills, c.questions, c.responses);
+  const p = await readout(cache, c.hist_len, c.cand_skills, c.cand_questions);
+  const d2 = maxAbs(p.data, flat(c.p_readout));
+  check(`readout/${c.name} ORT vs torch [${p.dims}]`, d2, d2 <= tol);
+  const C = c.cand_skills[0].length;
+  let d3 = 0;
+  for (let b = 0; b < c.hist_len.length; b++) {
+    const n = c.hist_len[b];
+    for (let k = 0; k < C; k++) {
+      const s = [[...c.skills[b].slice(0, n), c.cand_skills[b][k]]];
+      const q = [[...c.questions[b].slice(0, n), c.cand_questions[b][k]]];
+      const r = [[...c.responses[b].slice(0, n), 0]];
+      const pf = await full(s, q, r);
+      d3 = Math.max(d3, Math.abs(pf.data[n] - p.data[b * C + k]));
+    }
+  }
+  check(`readout/${c.name} encode+readout vs full last row (both ORT)`, d3, d3 <= tol);
+  const d4 = maxAbs(p.data, flat(c.p_full_last_row));
+  check(`readout/${c.name} encode+readout (ORT) vs full last row (torch)`, d4, d4 <= tol);
+}
+
+// timing on the window case (one learner, L = max_history, C = all skills + 2)
+if (benchRuns > 0) {
+  const c = fx.readout.find((x) => x.name === 'window');
+  const time = async (fn) => {
+    await fn();
+    const ts = [];
+    for (let i = 0; i < benchRuns; i++) {
+      const t = performance.now();
+      await fn();
+      ts.push(performance.now() - t);
+    }
+    ts.sort((a, b) => a - b);
+    return { median_ms: ts[Math.floor(ts.length / 2)], min_ms: ts[0], max_ms: ts[ts.length - 1], runs: benchRuns };
+  };
+  const cache = await encode(c.skills, c.questions, c.responses);
+  const L = c.skills[0].length;
+  const C = c.cand_skills[0].length;
+  const tEnc = await time(() => encode(c.skills, c.questions, c.responses));
+  const tRead = await time(() => readout(cache, c.hist_len, c.cand_skills, c.cand_questions));
+  const one = [[c.cand_skills[0][0]]];
+  const oneQ = [[c.cand_questions[0][0]]];
+  const tRead1 = await time(() => readout(cache, c.hist_len, one, oneQ));
+  const s = [[...c.skills[0], 1]];
+  const q = [[...c.questions[0], 0]];
+  const r = [[...c.responses[0], 0]];
+  const tFull = await time(() => full(s, q, r));
+  report.timing = { L, C, encode: tEnc, readout_all_candidates: tRead, readout_one_candidate: tRead1, full_one_sequence_L_plus_1: tFull, ort: ort.env.versions?.web ?? 'onnxruntime-web', threads: 1 };
+  console.log(`timing (wasm, 1 thread, median of ${benchRuns}): encode L=${L}: ${tEnc.median_ms.toFixed(2)} ms; readout C=${C}: ${tRead.median_ms.toFixed(2)} ms; readout C=1: ${tRead1.median_ms.toFixed(2)} ms; full L=${L + 1}: ${tFull.median_ms.toFixed(2)} ms`);
+}
+
+const nPass = results.filter(Boolean).length;
+const nFail = results.length - nPass;
+if (jsonOut) writeFileSync(jsonOut, JSON.stringify({ ...report, passed: nPass, failed: nFail }, null, 1));
+console.log(`${nPass} passed, ${nFail} failed`);
+process.exit(nFail === 0 ? 0 : 1);

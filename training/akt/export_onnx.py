@@ -1,0 +1,302 @@
+"""Export a trained AKT checkpoint to three ONNX graphs (opset 17, fp32) plus meta.json and the
+per-question difficulties, for onnxruntime-web.
+
+  /usr/bin/python3 training/akt/export_onnx.py --checkpoint CKPT --out public/models/akt \
+      --data /work/shared/data/assist2009_pid [--metrics RUN/metrics.json ...]
+
+Graphs (all integer inputs are int32 final indices; nothing inside a graph does arithmetic on
+them -- they feed Gather directly, and ``hist_len`` is only cast to float for comparisons):
+
+  akt_full.onnx     skills, questions, responses [B, L]        -> p_correct [B, L]
+  akt_encode.onnx   skills, questions, responses [B, L]        -> cache [B, 4*n_blocks, L, d_model]
+  akt_readout.onnx  cache, hist_len [B], cand_skills [B, C],
+                    cand_questions [B, C]                     -> p_correct [B, C]
+
+Also writes difficulty.f32 (little-endian float32 u_q for question ids 0..n_questions; u_0 = 0),
+items.json (skills of each question id as seen in the data, and observation counts) and
+meta.json (the contract; see docs/kt/model-card.md).
+"""
+from __future__ import annotations
+
+import argparse
+import datetime
+import hashlib
+import json
+import os
+import sys
+from collections import defaultdict
+
+import numpy as np
+import torch
+from torch import nn
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import kt_data  # noqa: E402
+from akt_model import AKT  # noqa: E402
+
+OPSET = 17
+FILES = {"full": "akt_full.onnx", "encode": "akt_encode.onnx", "readout": "akt_readout.onnx"}
+
+
+class Full(nn.Module):
+    def __init__(self, m: AKT):
+        super().__init__()
+        self.m = m
+
+    def forward(self, skills, questions, responses):
+        logits, _ = self.m(skills, questions, responses)
+        return torch.sigmoid(logits)
+
+
+class Encode(nn.Module):
+    def __init__(self, m: AKT):
+        super().__init__()
+        self.m = m
+
+    def forward(self, skills, questions, responses):
+        return self.m.encode(skills, questions, responses)
+
+
+class Readout(nn.Module):
+    def __init__(self, m: AKT):
+        super().__init__()
+        self.m = m
+
+    def forward(self, cache, hist_len, cand_skills, cand_questions):
+        return torch.sigmoid(self.m.readout(cache, hist_len, cand_skills, cand_questions))
+
+
+def load_checkpoint(path: str) -> tuple[AKT, dict]:
+    ck = torch.load(path, map_location="cpu")
+    m = AKT(**ck["config"])
+    m.load_state_dict(ck["state_dict"])
+    return m.eval(), ck
+
+
+def export_all(m: AKT, out_dir: str) -> dict:
+    os.makedirs(out_dir, exist_ok=True)
+    B, L, C = 2, 9, 3
+    g = torch.Generator().manual_seed(0)
+    s = torch.randint(1, m.n_skills + 1, (B, L), generator=g, dtype=torch.int64).to(torch.int32)
+    q = torch.randint(1, m.n_questions + 1, (B, L), generator=g, dtype=torch.int64).to(torch.int32)
+    r = torch.randint(0, 2, (B, L), generator=g, dtype=torch.int64).to(torch.int32)
+    with torch.no_grad():
+        cache = m.encode(s, q, r)
+    hl = torch.tensor([L, L - 2], dtype=torch.int32)
+    cs = torch.randint(1, m.n_skills + 1, (B, C), generator=g, dtype=torch.int64).to(torch.int32)
+    cq = torch.zeros(B, C, dtype=torch.int32)
+    seq_axes = {0: "batch", 1: "length"}
+    specs = {
+        "full": (Full(m), (s, q, r), ["skills", "questions", "responses"], ["p_correct"],
+                 {"skills": seq_axes, "questions": seq_axes, "responses": seq_axes, "p_correct": seq_axes}),
+        "encode": (Encode(m), (s, q, r), ["skills", "questions", "responses"], ["cache"],
+                   {"skills": seq_axes, "questions": seq_axes, "responses": seq_axes, "cache": {0: "batch", 2: "length"}}),
+        "readout": (Readout(m), (cache, hl, cs, cq), ["cache", "hist_len", "cand_skills", "cand_questions"], ["p_correct"],
+                    {"cache": {0: "batch", 2: "length"}, "hist_len": {0: "batch"},
+                     "cand_skills": {0: "batch", 1: "candidates"}, "cand_questions": {0: "batch", 1: "candidates"},
+                     "p_correct": {0: "batch", 1: "candidates"}}),
+    }
+    info = {}
+    for name, (mod, inputs, in_names, out_names, axes) in specs.items():
+        path = os.path.join(out_dir, FILES[name])
+        mod.eval()
+        torch.onnx.export(mod, inputs, path, opset_version=OPSET, input_names=in_names, output_names=out_names,
+                          dynamic_axes=axes, do_constant_folding=True)
+        import onnx
+        model = onnx.load(path)
+        onnx.checker.check_model(model)
+        ops = sorted({n.op_type for n in model.graph.node})
+        info[name] = {"file": FILES[name], "bytes": os.path.getsize(path), "sha256": sha256(path), "ops": ops}
+        print(f"exported {path} ({info[name]['bytes']} bytes) ops={ops}")
+    return info
+
+
+def sha256(path: str) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        h.update(f.read())
+    return h.hexdigest()
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--checkpoint", required=True)
+    ap.add_argument("--out", default="public/models/akt")
+    ap.add_argument("--data", required=True, help="dataset directory (for question->skill map and skill names)")
+    ap.add_argument("--metrics", nargs="*", default=[], help="metrics.json files of runs to cite in meta.json")
+    ap.add_argument("--max-history", type=int, default=None, help="default: seqlen - 1 of the training run")
+    args = ap.parse_args()
+    torch.set_num_threads(2)
+    m, ck = load_checkpoint(args.checkpoint)
+    cfg = m.config()
+    seqlen = int(ck.get("args", {}).get("seqlen", 200))
+    max_hist = args.max_history or seqlen - 1
+    info = export_all(m, args.out)
+
+    # per-question difficulty
+    u = m.difficult_param.weight.detach().numpy().reshape(-1).astype("<f4")
+    u.tofile(os.path.join(args.out, "difficulty.f32"))
+
+    # question -> skills and counts, from every student of the data set (fold 1 train+valid+test = all)
+    ds = kt_data.load_dataset(args.data, int(ck.get("args", {}).get("fold", 1)), cfg["n_skills"], cfg["n_questions"])
+    q_skills = defaultdict(set)
+    q_count = np.zeros(cfg["n_questions"] + 1, np.int64)
+    s_count = np.zeros(cfg["n_skills"] + 1, np.int64)
+    train_q = np.zeros(cfg["n_questions"] + 1, np.int64)
+    for part, studs in (("train", ds.train), ("valid", ds.valid), ("test", ds.test)):
+        for st in studs:
+            prevq, prevr = -1, -1
+            for qq, ss, rr in zip(st.questions.tolist(), st.skills.tolist(), st.responses.tolist()):
+                q_skills[qq].add(ss)
+                s_count[ss] += 1
+                if not (qq == prevq and rr == prevr):  # count each answer once, not once per KC row
+                    q_count[qq] += 1
+                    if part == "train":
+                        train_q[qq] += 1
+                prevq, prevr = qq, rr
+    items = {
+        "description": "Question ids 1..n_questions of the training data. skills[q] lists the skill ids that question q "
+                       "was tagged with (a multi-skill answer is one KC row per skill, consecutive, same response). "
+                       "answers[q] counts answers to q in the whole data set (all folds); train_answers[q] only in the "
+                       "training file of the exported checkpoint (u_q of a question never seen in training stays 0). "
+                       "p_cold[q] = model P(correct) for q (with its lowest skill id) as the first row of a history. "
+                       "Index 0 is a placeholder.",
+        "n_questions": cfg["n_questions"],
+        "skills": [sorted(q_skills.get(i, [])) for i in range(cfg["n_questions"] + 1)],
+        "answers": q_count.tolist(),
+        "train_answers": train_q.tolist(),
+    }
+    items["skills"][0] = []
+    # cold-start P(correct) of each question (empty history; its lowest skill id), and a sign check of u_q
+    first_skill = torch.tensor([min(items["skills"][i]) if items["skills"][i] else 1 for i in range(cfg["n_questions"] + 1)])
+    qids = torch.arange(cfg["n_questions"] + 1)
+    with torch.no_grad():
+        cache0 = m.encode(torch.zeros(1, 1, dtype=torch.long), torch.zeros(1, 1, dtype=torch.long), torch.zeros(1, 1, dtype=torch.long))
+        p_cold = torch.sigmoid(m.readout(cache0, torch.zeros(1, dtype=torch.int32), first_skill.unsqueeze(0), qids.unsqueeze(0)))[0]
+        p_skill = torch.sigmoid(m.readout(cache0, torch.zeros(1, dtype=torch.int32), torch.arange(1, cfg["n_skills"] + 1).unsqueeze(0),
+                                          torch.zeros(1, cfg["n_skills"], dtype=torch.long)))[0]
+    items["p_cold"] = [round(float(x), 4) for x in p_cold]
+    items["p_cold"][0] = None
+    # empirical correct rate of well-observed training questions vs u_q
+    corr_n = np.zeros(cfg["n_questions"] + 1)
+    corr_k = np.zeros(cfg["n_questions"] + 1)
+    for st in ds.train:
+        prevq, prevr = -1, -1
+        for qq, rr in zip(st.questions.tolist(), st.responses.tolist()):
+            if not (qq == prevq and rr == prevr):
+                corr_n[qq] += 1
+                corr_k[qq] += rr
+            prevq, prevr = qq, rr
+    sel = corr_n >= 10
+    sel[0] = False
+
+    def spearman(a, b):
+        ra, rb = np.argsort(np.argsort(a)), np.argsort(np.argsort(b))
+        return float(np.corrcoef(ra, rb)[0, 1])
+    uq = m.difficult_param.weight.detach().numpy().reshape(-1)
+    sign_check = {"questions_with_10plus_train_answers": int(sel.sum()),
+                  "spearman_u_q_vs_train_correct_rate": spearman(uq[sel], corr_k[sel] / corr_n[sel]),
+                  "spearman_p_cold_vs_train_correct_rate": spearman(p_cold.numpy()[sel], corr_k[sel] / corr_n[sel])}
+    print("difficulty sign check:", sign_check)
+    with open(os.path.join(args.out, "items.json"), "w") as f:
+        json.dump(items, f, separators=(",", ":"))
+
+    skill_names = {}
+    sk_path = os.path.join(args.data, "skill.json")
+    if os.path.exists(sk_path):
+        with open(sk_path) as f:
+            raw = json.load(f)
+        for name, sid in raw.items():
+            skill_names[str(int(sid))] = name
+
+    runs = []
+    for mp in args.metrics:
+        with open(mp) as f:
+            mj = json.load(f)
+        runs.append({"fold": mj["fold"], "best_epoch": mj["best_epoch"], "test_auc": mj["test"]["auc"], "test_acc": mj["test"]["acc"],
+                     "valid_auc": mj["valid"]["auc"], "train_seconds_total": mj["train_seconds_total"], "metrics_file": os.path.relpath(mp)})
+
+    d, nb = cfg["d_model"], cfg["n_blocks"]
+    i32 = "int32"
+    meta = {
+        "format": "educlaw-akt-onnx/1",
+        "model": "AKT-Rasch (Ghosh, Heffernan & Lan, KDD 2020), reimplemented in training/akt/akt_model.py",
+        "exported": datetime.datetime.utcnow().strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "opset": OPSET, "precision": "fp32", "torch": torch.__version__,
+        "dataset": {"name": os.path.basename(os.path.abspath(args.data)), "fold": ck.get("args", {}).get("fold"),
+                    "layout": ds.layout, "id_shift": ck.get("id_shift", {"skill": 0, "question": 0})},
+        "hyperparameters": {**cfg, "dropout": ck.get("args", {}).get("dropout"), "lr": ck.get("args", {}).get("lr"),
+                            "batch": ck.get("args", {}).get("batch"), "seqlen": seqlen, "best_epoch": ck.get("epoch"),
+                            "valid_auc": ck.get("valid_auc")},
+        "n_skills": cfg["n_skills"], "n_questions": cfg["n_questions"],
+        "ids": {
+            "skills": "1..n_skills; 0 = padding",
+            "questions": "1..n_questions; 0 = padding in histories, and in a candidate 'an item of average difficulty for the skill' (u_0 is fixed at 0)",
+            "responses": "0 = incorrect, 1 = correct; 0 in padding rows",
+            "dtype": "int32 for every integer input; values are used as final indices (Gather) with no arithmetic in the graph",
+        },
+        "rows": "KC level: an answer to a question tagged with k skills is k consecutive rows (same question id and response, one skill each), as in the training data",
+        "context_window": {
+            "max_history": max_hist,
+            "rule": f"keep the most recent max_history={max_hist} KC rows (drop the oldest); a candidate then sits at position <= {max_hist}, "
+                    f"inside the training length seqlen={seqlen} (training pieces are at most {seqlen} rows, positions 0..{seqlen - 1})",
+            "empty_history": "pass one padding row (skills=questions=responses=0, L=1) to encode and hist_len=0 to readout",
+        },
+        "graphs": {
+            "full": {
+                **info["full"],
+                "purpose": "evaluation and parity: P(correct on row t | rows < t) for every row",
+                "inputs": [
+                    {"name": "skills", "dtype": i32, "shape": ["batch", "length"]},
+                    {"name": "questions", "dtype": i32, "shape": ["batch", "length"]},
+                    {"name": "responses", "dtype": i32, "shape": ["batch", "length"]},
+                ],
+                "outputs": [{"name": "p_correct", "dtype": "float32", "shape": ["batch", "length"],
+                             "meaning": "row t's prediction ignores rows >= t, including its own response; right padding does not change earlier rows"}],
+            },
+            "encode": {
+                **info["encode"],
+                "purpose": "history -> cache; run once after every graded answer",
+                "inputs": [
+                    {"name": "skills", "dtype": i32, "shape": ["batch", "length"], "meaning": "history rows, oldest first, right-padded with 0"},
+                    {"name": "questions", "dtype": i32, "shape": ["batch", "length"]},
+                    {"name": "responses", "dtype": i32, "shape": ["batch", "length"]},
+                ],
+                "outputs": [{"name": "cache", "dtype": "float32", "shape": ["batch", 4 * nb, "length", d],
+                             "meaning": "for block k: [4k] question-layer keys, [4k+1] question-layer values, [4k+2] retriever keys, [4k+3] retriever values (knowledge-encoder outputs), each projected, heads not split"}],
+            },
+            "readout": {
+                **info["readout"],
+                "purpose": "P(correct) of C candidate next items, computing only the new last row",
+                "inputs": [
+                    {"name": "cache", "dtype": "float32", "shape": ["batch", 4 * nb, "length", d], "meaning": "output of encode"},
+                    {"name": "hist_len", "dtype": i32, "shape": ["batch"], "meaning": "number of real history rows per batch item (<= length); rows at or after it are ignored"},
+                    {"name": "cand_skills", "dtype": i32, "shape": ["batch", "candidates"]},
+                    {"name": "cand_questions", "dtype": i32, "shape": ["batch", "candidates"], "meaning": "0 = average difficulty (u_q = 0)"},
+                ],
+                "outputs": [{"name": "p_correct", "dtype": "float32", "shape": ["batch", "candidates"],
+                             "meaning": "equals full's prediction for a row (cand_skill, cand_question) appended at position hist_len"}],
+            },
+        },
+        "belief_map": "per-skill belief = readout with cand_skills = 1..n_skills and cand_questions = 0 (one call, C = n_skills)",
+        "difficulty": {"file": "difficulty.f32", "dtype": "float32 little-endian", "length": cfg["n_questions"] + 1,
+                       "meaning": "u_q, the learned Rasch scalar of question q (index 0 = 0). It scales the skill's variation vector, "
+                                  "so its sign is only meaningful relative to the model: see sign_check. For an ordering by "
+                                  "difficulty use items.json p_cold (P(correct) with an empty history) or a readout.",
+                       "sign_check": sign_check,
+                       "p_cold_by_skill_q0": [round(float(x), 4) for x in p_skill],
+                       "bytes": os.path.getsize(os.path.join(args.out, "difficulty.f32")),
+                       "sha256": sha256(os.path.join(args.out, "difficulty.f32"))},
+        "items": {"file": "items.json", "bytes": os.path.getsize(os.path.join(args.out, "items.json")),
+                  "sha256": sha256(os.path.join(args.out, "items.json"))},
+        "skill_names": skill_names,
+        "runtime": {"package": "onnxruntime-web", "checked_version": "1.30.0", "execution_provider": "wasm", "numThreads": 1},
+        "runs": runs,
+    }
+    with open(os.path.join(args.out, "meta.json"), "w") as f:
+        json.dump(meta, f, indent=1)
+    print(f"wrote {os.path.join(args.out, 'meta.json')}")
+
+
+if __name__ == "__main__":
+    main()
