@@ -17,6 +17,10 @@ test('run the default scenario with the planner, see chart and axes, reload, exp
   await expect(page.getByRole('heading', { name: 'EduClaw Lab' })).toBeVisible();
   await runPlanner(page, '42');
 
+  // The learner model (AKT) ran in the worker on onnxruntime-web; this first visit downloaded it.
+  await expect(page.getByTestId('tracer-status')).toContainText(/akt .* on onnxruntime-web (wasm|webgpu)/);
+  await expect(page.getByTestId('tracer-status')).toContainText('model downloaded');
+
   // The chart filled in: 31 probe points (day 0 and 30 days).
   await expect(page.locator('canvas[data-points="31"]')).toBeVisible();
   const table = page.getByRole('table', { name: 'Axis scores' });
@@ -40,6 +44,14 @@ test('run the default scenario with the planner, see chart and axes, reload, exp
   await expect(row).toHaveCount(1);
   await expect(page.getByRole('table', { name: 'Axis scores' })).toBeVisible();
   await expect(page.locator('canvas[data-points="31"]')).toBeVisible();
+
+  // A second run after the reload takes the model from the browser cache (no download); cancel it.
+  await page.getByLabel('Seed', { exact: true }).fill('43');
+  await page.getByRole('button', { name: 'Start run' }).click();
+  await expect(page.getByTestId('tracer-status')).toContainText('akt');
+  await expect(page.getByTestId('tracer-status')).not.toContainText('downloaded');
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  await expect(page.getByTestId('progress-text')).toHaveText('Stopped: aborted');
 
   // Export: byte-identical to the trace the CLI writes for the same scenario, tutor and seed.
   const [download] = await Promise.all([page.waitForEvent('download'), row.getByRole('button', { name: /Export run/ }).click()]);

@@ -14,11 +14,16 @@ export function defaultScenario(): Scenario {
   return parseScenario(readFileSync(DEFAULT_PATH, 'utf8'), 'default.yaml');
 }
 
-/** Runs a built-in tutor (or a given one) on a scenario with the BKT tracer. */
+/** The scenario with the BKT tracer: most tests run on BKT because it is fast; AKT has its own tests. */
+export function onBkt(scenario: Scenario): Scenario {
+  return { ...scenario, learner: { ...scenario.learner, tracer: 'bkt' } };
+}
+
+/** Runs a built-in tutor (or a given one) on a scenario, switched explicitly to the BKT tracer. */
 export async function runWith(scenario: Scenario, tutor: string | EpisodeOptions['tutor'], extra: Partial<EpisodeOptions> = {}): Promise<EpisodeResult> {
   const name = typeof tutor === 'string' ? tutor : 'custom';
   return runEpisode({
-    scenario,
+    scenario: onBkt(scenario),
     tutor: typeof tutor === 'string' ? tutorEntry(tutor).create({ config: {} }) : tutor,
     tutorSpec: { name, config: {} },
     tracer: await loadBktTracer(),

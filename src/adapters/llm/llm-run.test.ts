@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockOpenAi, policyReply, chat, type MockServer, type WireRequest } from '../../testing/mock-openai-server';
-import { defaultScenario, miniScenario } from '../../testing/fixtures';
+import { defaultScenario, miniScenario, onBkt } from '../../testing/fixtures';
 import { OpenAiCompatClient } from './openai-compat';
 import { ProviderSchema } from './config';
 import { LlmVoice, judgeTrace, llmTutor, llmTutorConfig, loadBktTracer, loadPersonaSeeds, parseJsonl, runEpisode, scoreTrace, toJsonl, withVerdicts, PANEL_DEFAULTS, type Scenario, type TraceEvent } from '../../core/index';
@@ -24,7 +24,7 @@ async function llmRun(scenario: Scenario, harness: string, opts: { voice?: boole
   const llm = new OpenAiCompatClient(p, 'tutor-m', { apiKey: KEY });
   const config = llmTutorConfig({ harness, model: 'tutor-m', provider: 'local' });
   return runEpisode({
-    scenario,
+    scenario: onBkt(scenario),
     tutor: llmTutor.create({ config, llm }),
     tutorSpec: { name: 'llm', config },
     tracer: await loadBktTracer(),

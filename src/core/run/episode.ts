@@ -21,7 +21,7 @@ import { masteryQueries, type KnowledgeTracer } from '../learner/kt/types';
 import type { Tutor, ToolBox, Wake } from '../tutors/types';
 import { TRACE_SCHEMA_VERSION, type TerminationReason, type TraceEvent, type TutorSpec } from '../trace/types';
 import { TraceRecorder, roundP } from '../trace/recorder';
-import { errorMessage } from '../errors';
+import { SimError, errorMessage } from '../errors';
 
 export const ENGINE_VERSION = 'educlaw-lab-engine-1';
 
@@ -92,6 +92,10 @@ export async function runEpisode(opts: EpisodeOptions): Promise<EpisodeResult> {
   const course = scenario.course;
   const bank: ItemBank = buildItemBank({ skills: course.skills, itemsPerLevel: course.itemsPerLevel, probesPerSkill: course.probesPerSkill }, root.fork('bank'));
   const lms = new LmsState(bank, course.skills, course.startLevel as Level);
+  if (scenario.learner.tracer !== opts.tracer.info.name) {
+    // Never a silent substitute: the tracer that runs must be the one the scenario names.
+    throw new SimError('UNKNOWN_TRACER', `scenario ${scenario.id} asks for tracer "${scenario.learner.tracer}" but "${opts.tracer.info.name}" was given`);
+  }
   const seedPick = chooseSeed(opts.seeds, scenario.learner.tracer, scenario.learner.ability, root.fork('persona-seed').int(0, 1_000_000));
   const learner = new Learner(persona, opts.tracer, seedPick.history, root.fork('learner:attempts'));
   const now = (): number => q.now;

@@ -1,11 +1,13 @@
 /**
  * Evidence that every library scenario loads, runs the full 30 days and yields the deterministic
- * axes (here with the withholder; `npm run scenarios:check` does all three built-in tutors).
+ * axes (here with the withholder on the fast BKT tracer; `npm run scenarios:check` runs every
+ * file with its own tracer, AKT, and all three built-in tutors).
  */
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { HELP_TEMPLATES, loadBktTracer, loadPersonaSeeds, libraryEntries, parseScenario, runEpisode, summarizeRun, tutorEntry } from '../index';
+import { onBkt } from '../../testing/fixtures';
 
 const DIR = fileURLToPath(new URL('../../../scenarios/', import.meta.url));
 
@@ -13,7 +15,7 @@ describe('all 55 library scenarios run 30 days with the withholder', () => {
   for (const e of libraryEntries()) {
     it(e.id, async () => {
       const scenario = parseScenario(readFileSync(DIR + e.file, 'utf8'), e.file);
-      const res = await runEpisode({ scenario, tutor: tutorEntry('withholder').create({ config: {} }), tutorSpec: { name: 'withholder', config: {} }, tracer: await loadBktTracer(), seeds: await loadPersonaSeeds() });
+      const res = await runEpisode({ scenario: onBkt(scenario), tutor: tutorEntry('withholder').create({ config: {} }), tutorSpec: { name: 'withholder', config: {} }, tracer: await loadBktTracer(), seeds: await loadPersonaSeeds() });
       expect(res.reason).toBe('horizon_reached');
       const s = summarizeRun(res.events, e.file);
       expect(s.activity.days).toBe(30);

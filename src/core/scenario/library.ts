@@ -13,7 +13,7 @@ export const LIBRARY_DEFAULTS = {
   seed: 42,
   ability: 'average' as const,
   learnerName: 'Alex',
-  tracer: 'bkt',
+  tracer: 'akt',
   horizonDays: 30,
   course: {
     title: 'Pre-algebra foundations',

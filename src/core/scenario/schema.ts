@@ -126,7 +126,7 @@ export const ScenarioSchema = z
       .object({
         name: z.string().min(1).default('Sam'),
         ability: z.enum(['low', 'average', 'high']).default('average'),
-        tracer: z.string().min(1).default('bkt').describe('Knowledge tracer by name: "bkt" (others as registered).'),
+        tracer: z.string().min(1).default('akt').describe('Knowledge tracer by name: "akt" (Attentive Knowledge Tracing, the default) or "bkt" (Bayesian Knowledge Tracing, an ablation).'),
         persona: PersonaSchema,
       })
       .strict(),
