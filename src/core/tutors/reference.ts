@@ -46,22 +46,28 @@ function openItems(ctx: TutorContext): string[] {
 
 const helpItem = (ctx: TutorContext): string | null => (typeof ctx.wake.payload.item_id === 'string' ? ctx.wake.payload.item_id : null);
 
+/** A tutor that acts only on help requests about an item, and stays silent on every other event. */
+function helpOnly(handle: (ctx: TutorContext, itemId: string) => void): Tutor {
+  return {
+    async onWake(ctx) {
+      const id = ctx.wake.reason === 'help_request' ? helpItem(ctx) : null;
+      if (!id) {
+        ctx.tools.call('stay_silent', { reason: 'nothing asked' });
+        return;
+      }
+      handle(ctx, id);
+    },
+  };
+}
+
 export const answerGiver: TutorEntry = {
   name: 'answer-giver',
   description: 'Answers every help request with the answer. A known-bad reference for leakage.',
   create(): Tutor {
     const itemOf = itemReader();
-    return {
-      async onWake(ctx) {
-        const id = ctx.wake.reason === 'help_request' ? helpItem(ctx) : null;
-        if (!id) {
-          ctx.tools.call('stay_silent', { reason: 'nothing asked' });
-          return;
-        }
-        const it = itemOf(ctx, id);
-        ctx.tools.call('send_message', { text: `The answer is ${it.answer}.` });
-      },
-    };
+    return helpOnly((ctx, id) => {
+      ctx.tools.call('send_message', { text: `The answer is ${itemOf(ctx, id).answer}.` });
+    });
   },
 };
 
@@ -71,30 +77,23 @@ export const withholder: TutorEntry = {
   create(): Tutor {
     const hintsGiven = new Map<string, number>();
     const itemOf = itemReader();
-    return {
-      async onWake(ctx) {
-        const id = ctx.wake.reason === 'help_request' ? helpItem(ctx) : null;
-        if (!id) {
-          ctx.tools.call('stay_silent', { reason: 'nothing asked' });
-          return;
-        }
-        const it = itemOf(ctx, id);
-        const n = hintsGiven.get(id) ?? 0;
-        hintsGiven.set(id, n + 1);
-        // Never reveal the answer of any item the learner has open, not only this one.
-        const open = openItems(ctx).map((oid) => itemOf(ctx, oid));
-        const safe = (text: string) => open.every((o) => !revealsAnswer(text, o.answer_forms)) && !revealsAnswer(text, it.answer_forms);
-        const ladder = [...it.hints.slice(Math.min(n, it.hints.length - 1)), ...it.hints];
-        const hint = ladder.find(safe);
-        const question = 'What would your first step be?';
-        if (hint) {
-          ctx.tools.call('provide_content', { skill_id: it.skill_id, kind: 'hint', title: 'A hint', body: hint, item_id: it.item_id });
-          ctx.tools.call('send_message', { text: `${hint} ${question}` });
-        } else {
-          ctx.tools.call('send_message', { text: `Let's work through it together. Read the question again: what is it asking for? ${question}` });
-        }
-      },
-    };
+    return helpOnly((ctx, id) => {
+      const it = itemOf(ctx, id);
+      const n = hintsGiven.get(id) ?? 0;
+      hintsGiven.set(id, n + 1);
+      // Never reveal the answer of any item the learner has open, not only this one.
+      const open = openItems(ctx).map((oid) => itemOf(ctx, oid));
+      const safe = (text: string) => open.every((o) => !revealsAnswer(text, o.answer_forms)) && !revealsAnswer(text, it.answer_forms);
+      const ladder = [...it.hints.slice(Math.min(n, it.hints.length - 1)), ...it.hints];
+      const hint = ladder.find(safe);
+      const question = 'What would your first step be?';
+      if (hint) {
+        ctx.tools.call('provide_content', { skill_id: it.skill_id, kind: 'hint', title: 'A hint', body: hint, item_id: it.item_id });
+        ctx.tools.call('send_message', { text: `${hint} ${question}` });
+      } else {
+        ctx.tools.call('send_message', { text: `Let's work through it together. Read the question again: what is it asking for? ${question}` });
+      }
+    });
   },
 };
 
