@@ -8,21 +8,21 @@ PY=/usr/bin/python3
 DATA=${DATA:-/work/shared/data/assist2009_pid}
 RUNS=training/akt/runs
 FOLDS=${*:-1 2 3 4 5}
-AKT_ARGS=(--d-model 64 --heads 4 --d-ff 256 --dropout 0.1 --lr 1e-3 --plateau-halve 2 --patience 6 --epochs 60 --max-minutes ${MAX_MINUTES:-90})
+AKT_ARGS=(--d-model 128 --heads 4 --d-ff 512 --dropout 0.2 --lr 1e-3 --plateau-halve 2 --patience 6 --epochs 60 --max-minutes ${MAX_MINUTES:-60} --threads ${THREADS:-2})
 mkdir -p "$RUNS"
 
 for f in $FOLDS; do
   $PY training/akt/baseline_pfa.py --data "$DATA" --fold "$f" --out "$RUNS/pfa_f$f.json"
-  $PY training/akt/train.py --data "$DATA" --fold "$f" --out "$RUNS/a09_d64_f$f" "${AKT_ARGS[@]}"
+  $PY training/akt/train.py --data "$DATA" --fold "$f" --out "$RUNS/a09_d128_f$f" "${AKT_ARGS[@]}"
 done
 
 if [[ " $FOLDS " == *" 1 "* ]]; then
   mkdir -p training/akt/checkpoints
-  cp "$RUNS/a09_d64_f1/checkpoint.pt" training/akt/checkpoints/assist2009_pid_fold1.pt
+  cp "$RUNS/a09_d128_f1/checkpoint.pt" training/akt/checkpoints/assist2009_pid_fold1.pt
   $PY training/akt/export_onnx.py --checkpoint training/akt/checkpoints/assist2009_pid_fold1.pt \
-      --out public/models/akt --data "$DATA" --metrics "$RUNS"/a09_d64_f*/metrics.json
+      --out public/models/akt --data "$DATA" --metrics "$RUNS"/a09_d128_f*/metrics.json
   $PY training/akt/make_fixture.py --checkpoint training/akt/checkpoints/assist2009_pid_fold1.pt --models public/models/akt
   $PY training/akt/test_akt.py --checkpoint training/akt/checkpoints/assist2009_pid_fold1.pt
   node training/akt/check_onnx.mjs --bench 50 --json "$RUNS/check_onnx.json"
 fi
-$PY training/akt/summarize.py --akt "$RUNS"/a09_d64_f*/metrics.json --pfa "$RUNS"/pfa_f*.json --json "$RUNS/summary.json"
+$PY training/akt/summarize.py --akt "$RUNS"/a09_d128_f*/metrics.json --pfa "$RUNS"/pfa_f*.json --json "$RUNS/summary.json"
