@@ -137,6 +137,22 @@ class AKT(nn.Module):
             nn.Linear(2 * d, final_fc), nn.ReLU(), nn.Dropout(dropout),
             nn.Linear(final_fc, final_fc2), nn.ReLU(), nn.Dropout(dropout),
             nn.Linear(final_fc2, 1))
+        # Platt calibration of the output logit, a * logit + b; identity while training, fitted
+        # afterwards on the validation file by calibrate.py (monotone, so AUC is unchanged).
+        self.register_buffer("logit_scale", torch.ones(()))
+        self.register_buffer("logit_bias", torch.zeros(()))
+
+    @classmethod
+    def from_checkpoint(cls, ck: dict) -> "AKT":
+        m = cls(**ck["config"])
+        sd = dict(ck["state_dict"])
+        sd.setdefault("logit_scale", torch.ones(()))  # checkpoints written before calibration existed
+        sd.setdefault("logit_bias", torch.zeros(()))
+        m.load_state_dict(sd)
+        return m
+
+    def _head(self, x, xq):
+        return self.out(torch.cat([x, xq], dim=-1)).squeeze(-1) * self.logit_scale + self.logit_bias
 
     # ----------------------------------------------------------------- embeddings
     def question_embedding(self, skills, questions):
@@ -178,8 +194,7 @@ class AKT(nn.Module):
     def forward(self, skills, questions, responses) -> Tuple[torch.Tensor, torch.Tensor]:
         """Returns (logits [B, L], u [B, L, 1])."""
         x, xq, u, _ = self._history(skills, questions, responses)
-        logits = self.out(torch.cat([x, xq], dim=-1)).squeeze(-1)
-        return logits, u
+        return self._head(x, xq), u
 
     def encode(self, skills, questions, responses) -> torch.Tensor:
         """History -> cache [B, 4*n_blocks, L, d_model].  For block k the four slices are
@@ -220,7 +235,7 @@ class AKT(nn.Module):
             scores = torch.matmul(qr, KR.transpose(-2, -1)) / math.sqrt(r.d_k)
             p = r.dropout(monotonic_probs(scores, valid, pe_hist, r.gammas))
             xc = ret.post(xc, r.out_proj(r.merge(torch.matmul(p, VR))))
-        return self.out(torch.cat([xc, xq], dim=-1)).squeeze(-1)
+        return self._head(xc, xq)
 
     def loss(self, skills, questions, responses, mask):
         """AKT's training objective: summed BCE over real rows + l2 * sum(u_q^2) over rows."""

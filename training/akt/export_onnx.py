@@ -68,9 +68,7 @@ class Readout(nn.Module):
 
 def load_checkpoint(path: str) -> tuple[AKT, dict]:
     ck = torch.load(path, map_location="cpu")
-    m = AKT(**ck["config"])
-    m.load_state_dict(ck["state_dict"])
-    return m.eval(), ck
+    return AKT.from_checkpoint(ck).eval(), ck
 
 
 def export_all(m: AKT, out_dir: str) -> dict:
@@ -228,6 +226,7 @@ def main():
         "hyperparameters": {**cfg, "dropout": ck.get("args", {}).get("dropout"), "lr": ck.get("args", {}).get("lr"),
                             "batch": ck.get("args", {}).get("batch"), "seqlen": seqlen, "best_epoch": ck.get("epoch"),
                             "valid_auc": ck.get("valid_auc")},
+        "calibration": ck.get("calibration", {"method": "none", "a": 1.0, "b": 0.0}),
         "n_skills": cfg["n_skills"], "n_questions": cfg["n_questions"],
         "ids": {
             "skills": "1..n_skills; 0 = padding",

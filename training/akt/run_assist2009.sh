@@ -18,7 +18,10 @@ done
 
 if [[ " $FOLDS " == *" 1 "* ]]; then
   mkdir -p training/akt/checkpoints
-  cp "$RUNS/a09_d128_f1/checkpoint.pt" training/akt/checkpoints/assist2009_pid_fold1.pt
+  $PY training/akt/calibrate.py --checkpoint "$RUNS/a09_d128_f1/checkpoint.pt" --data "$DATA" --fold 1 \
+      --out training/akt/checkpoints/assist2009_pid_fold1.pt
+  $PY training/akt/evaluate.py --checkpoint "$RUNS/a09_d128_f1/checkpoint.pt" --data "$DATA" --fold 1 --json "$RUNS/eval_uncalibrated_f1.json"
+  $PY training/akt/evaluate.py --checkpoint training/akt/checkpoints/assist2009_pid_fold1.pt --data "$DATA" --fold 1 --json "$RUNS/eval_shipped_f1.json"
   $PY training/akt/export_onnx.py --checkpoint training/akt/checkpoints/assist2009_pid_fold1.pt \
       --out public/models/akt --data "$DATA" --metrics "$RUNS"/a09_d128_f*/metrics.json
   $PY training/akt/make_fixture.py --checkpoint training/akt/checkpoints/assist2009_pid_fold1.pt --models public/models/akt

@@ -31,10 +31,7 @@ def random_model(seed: int = 0, **kw) -> AKT:
 
 
 def load_checkpoint(path: str) -> AKT:
-    ck = torch.load(path, map_location="cpu")
-    m = AKT(**ck["config"])
-    m.load_state_dict(ck["state_dict"])
-    return m.eval()
+    return AKT.from_checkpoint(torch.load(path, map_location="cpu")).eval()
 
 
 def rand_batch(m: AKT, B: int, L: int, g: torch.Generator):

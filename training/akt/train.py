@@ -129,7 +129,10 @@ def main(argv=None) -> int:
     model = AKT(ds.n_skills, ds.n_questions, d_model=args.d_model, n_blocks=args.blocks, n_heads=args.heads,
                 d_ff=args.d_ff, dropout=args.dropout, final_fc=args.final_fc, final_fc2=args.final_fc2, l2=args.l2)
     if args.init:
-        model.load_state_dict(torch.load(args.init, map_location="cpu")["state_dict"])
+        model.load_state_dict(AKT.from_checkpoint(torch.load(args.init, map_location="cpu")).state_dict())
+        with torch.no_grad():  # train uncalibrated
+            model.logit_scale.fill_(1.0)
+            model.logit_bias.fill_(0.0)
     n_params = sum(p.numel() for p in model.parameters())
     log(f"model {json.dumps(model.config())} params={n_params}")
     opt = torch.optim.Adam(model.parameters(), lr=args.lr, betas=(0.9, 0.999), eps=1e-8)
@@ -194,8 +197,7 @@ def main(argv=None) -> int:
             stopped = "patience"
             break
 
-    ck = torch.load(ckpt_path, map_location="cpu")
-    model.load_state_dict(ck["state_dict"])
+    model.load_state_dict(AKT.from_checkpoint(torch.load(ckpt_path, map_location="cpu")).state_dict())
     v = evaluate(model, va, args.eval_batch)
     t = evaluate(model, te, args.eval_batch)
     log(f"best epoch {best['epoch']}: valid auc {v['auc']:.4f} acc {v['acc']:.4f} | TEST auc {t['auc']:.4f} acc {t['acc']:.4f} "
