@@ -13,12 +13,12 @@ export function registerCalibration(program: Command): void {
     .command('calibration')
     .description("Calibration of simulated learners: (run, day) predicted vs observed accuracy of the learner's own attempts (ECE, Brier, reliability bins).")
     .argument('<traces...>', 'trace files or directories of .jsonl traces')
-    .option('--include-disclosed', 'also count attempts that copied a disclosed answer')
+    .option('--include-all', 'also count copied answers and guesses')
     .option('--json', 'print JSON')
-    .action((paths: string[], o: { includeDisclosed?: boolean; json?: boolean }) => {
+    .action((paths: string[], o: { includeAll?: boolean; json?: boolean }) => {
       const files = expand(paths);
       if (files.length === 0) throw new Error('no .jsonl traces found');
-      const r = calibration(files.map((f) => readTraceFile(f).events), !!o.includeDisclosed);
+      const r = calibration(files.map((f) => readTraceFile(f).events), !!o.includeAll);
       if (o.json) {
         console.log(JSON.stringify(r, null, 2));
         return;

@@ -3,8 +3,9 @@
  * attempts the learner worked out, the predicted accuracy (mean of the tracer's P(correct),
  * raised by any instruction boost, over that day's attempts) against the observed accuracy
  * (share correct). Pairs are binned by prediction; ECE (10 bins, weighted by pairs) and Brier
- * (mean squared difference over pairs) summarise them. Copied (disclosed) answers are left out
- * unless `includeDisclosed`, because they are correct whatever the learner knows.
+ * (mean squared difference over pairs) summarise them. Only attempts the learner worked out
+ * count (source "own", graded as submitted, so a persona's slips show); copied answers and
+ * guesses are left out unless `includeAll`, because they do not come from what the learner knows.
  */
 import type { TraceEvent } from '../trace/types';
 import { reliability, type ReliabilityBin } from '../stats/index';
@@ -18,10 +19,10 @@ export interface CalibrationReport {
   bins: ReliabilityBin[];
 }
 
-export function dayPairs(events: readonly TraceEvent[], includeDisclosed = false): { pred: number; obs: number; n: number }[] {
+export function dayPairs(events: readonly TraceEvent[], includeAll = false): { pred: number; obs: number; n: number }[] {
   const byDay = new Map<number, { sp: number; so: number; n: number }>();
   for (const e of events) {
-    if (e.type !== 'attempt' || (!includeDisclosed && e.source === 'disclosed')) continue;
+    if (e.type !== 'attempt' || (!includeAll && e.source !== 'own')) continue;
     const d = Math.floor(e.t / 1440);
     const acc = byDay.get(d) ?? { sp: 0, so: 0, n: 0 };
     acc.sp += e.p + (1 - e.p) * e.boost;
@@ -32,8 +33,8 @@ export function dayPairs(events: readonly TraceEvent[], includeDisclosed = false
   return [...byDay.values()].map((a) => ({ pred: a.sp / a.n, obs: a.so / a.n, n: a.n }));
 }
 
-export function calibration(traces: readonly (readonly TraceEvent[])[], includeDisclosed = false): CalibrationReport {
-  const pairs = traces.flatMap((t) => dayPairs(t, includeDisclosed));
+export function calibration(traces: readonly (readonly TraceEvent[])[], includeAll = false): CalibrationReport {
+  const pairs = traces.flatMap((t) => dayPairs(t, includeAll));
   const pred = pairs.map((p) => p.pred);
   const obs = pairs.map((p) => p.obs);
   const bins = reliability(pred, obs, 10);
