@@ -4,7 +4,7 @@
  *
  *   npm run calibration:real -- [--data ../shared/data/assist2009_pid] [--fold 1]
  */
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { runKtEval } from '../src/cli/commands/kt';
 import { DEFAULT_AKT_DIR } from '../src/adapters/node/akt';
@@ -22,12 +22,15 @@ for (const tracer of ['akt', 'bkt']) {
   const { seconds: _s, data: _d, fold: _f, ...rest } = r;
   tracers.push(rest);
 }
+// Keep the simulated-run section written by `npm run calibration:sim`.
+const previous = existsSync('public/data/calibration.json') ? (JSON.parse(readFileSync('public/data/calibration.json', 'utf8')) as { simulated?: unknown }) : {};
 const out = {
   command: `npm run cli -- kt eval --data <${basename(data)}> --fold ${fold} --tracer akt|bkt`,
   data: basename(data),
   fold,
   reference: { source: 'EduClaw-Bench (Lee et al. 2026)', ece: 0.049, brier: 0.033 },
   tracers,
+  ...(previous.simulated ? { simulated: previous.simulated } : {}),
 };
 writeFileSync('public/data/calibration.json', JSON.stringify(out, null, 1) + '\n');
 console.log('wrote public/data/calibration.json');

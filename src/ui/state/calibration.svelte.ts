@@ -9,6 +9,8 @@ export interface RealCalibrationFile {
   fold: number;
   reference: { source: string; ece: number; brier: number };
   tracers: { tracer: string; model: string; students: number; rows: number; auc: number; acc: number; ece: number; brier: number; reliability: ReliabilityBin[] }[];
+  /** Calibration of a reference sweep's simulated runs (npm run calibration:sim). */
+  simulated?: CalibrationReport & { label: string; tracers: string[]; command: string };
 }
 
 export class CalibrationState {
