@@ -54,9 +54,10 @@ export function registerPersonas(program: Command): void {
       bar2.end();
 
       const failed = [...behaviour.summary.failed];
+      const tracers = [...new Set([...behaviour.runs, ...abilityRuns].map((r) => r.tracer))].join(' and ');
       const cmd = `npm run cli -- personas --tutor ${o.tutor} --seeds ${o.seeds} --ability-seeds ${o.abilitySeeds}`;
       const measured = [
-        `Measured with \`${cmd}\`: the 55 library scenarios (average ability, 30 days) × seeds ${o.seeds} with the ${o.tutor} tutor, ${behaviour.runs.length} runs. Each cell: the persona's mean over its five schedules for one seed, then the mean and 95% t-interval over seeds. Give-up rate: share of sessions ended by giving up. Extraction attempts: help requests with give_answer / just_tell_me plus injection messages. Guesses and slips: shares of attempts. Pre-tutor probe accuracy: the day-0 probe solve rate (before any tutoring), with the persona's guessing and slips applied.`,
+        `Measured with \`${cmd}\`: the 55 library scenarios (average ability, 30 days) × seeds ${o.seeds} with the ${o.tutor} tutor on the ${tracers} tracer, ${behaviour.runs.length} runs. Each cell: the persona's mean over its five schedules for one seed, then the mean and 95% t-interval over seeds. Give-up rate: share of sessions ended by giving up. Extraction attempts: help requests with give_answer / just_tell_me plus injection messages. Guesses and slips: shares of attempts. Pre-tutor probe accuracy: the day-0 probe solve rate (before any tutoring), with the persona's guessing and slips applied.`,
         '',
         personaTableMarkdown(behaviour.runs),
       ].join('\n');
@@ -66,7 +67,7 @@ export function registerPersonas(program: Command): void {
         abilityTableMarkdown(abilityRuns),
       ].join('\n');
       const schedules = [
-        `Measured with the same command, from the same ${behaviour.runs.length} runs (${o.tutor} tutor): per schedule, the mean over its 11 personas × seeds ${o.seeds}. Completed and missed count assignments (course homework and any the tutor set); "due" reminders are the LMS's notice two hours before an open assignment is due.`,
+        `Measured with the same command, from the same ${behaviour.runs.length} runs (${o.tutor} tutor, ${tracers} tracer): per schedule, the mean over its 11 personas × seeds ${o.seeds}. Completed and missed count assignments (course homework and any the tutor set); "due" reminders are the LMS's notice two hours before an open assignment is due.`,
         '',
         scheduleTablesMarkdown(behaviour.runs),
       ].join('\n');

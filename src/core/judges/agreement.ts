@@ -11,38 +11,13 @@ import type { JudgedAxis } from '../scoring/report';
 import { RUBRICS, type RubricId } from './rubrics';
 import { verdictValue } from './aggregate';
 import { tutorLabel } from '../scoring/labels';
+import { sampleRankCorrelation } from 'simple-statistics';
 
-function ranks(xs: number[]): number[] {
-  const idx = xs.map((x, i) => [x, i] as const).sort((a, b) => a[0] - b[0]);
-  const r = new Array<number>(xs.length);
-  let i = 0;
-  while (i < idx.length) {
-    let j = i;
-    while (j + 1 < idx.length && idx[j + 1]![0] === idx[i]![0]) j++;
-    for (let k = i; k <= j; k++) r[idx[k]![1]] = (i + j) / 2 + 1;
-    i = j + 1;
-  }
-  return r;
-}
-
-/** Spearman's rho (Pearson on average ranks); null when undefined. */
+/** Spearman's rho (simple-statistics: Pearson on midranks); null with fewer than 3 pairs or no rank variation. */
 export function spearman(a: number[], b: number[]): number | null {
   if (a.length !== b.length || a.length < 3) return null;
-  const ra = ranks(a);
-  const rb = ranks(b);
-  const n = a.length;
-  const ma = ra.reduce((s, x) => s + x, 0) / n;
-  const mb = rb.reduce((s, x) => s + x, 0) / n;
-  let num = 0;
-  let da = 0;
-  let db = 0;
-  for (let i = 0; i < n; i++) {
-    num += (ra[i]! - ma) * (rb[i]! - mb);
-    da += (ra[i]! - ma) ** 2;
-    db += (rb[i]! - mb) ** 2;
-  }
-  if (da === 0 || db === 0) return null;
-  return num / Math.sqrt(da * db);
+  const rho = sampleRankCorrelation(a, b);
+  return Number.isFinite(rho) ? rho : null;
 }
 
 export interface JudgedRun {

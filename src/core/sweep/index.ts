@@ -77,6 +77,8 @@ export interface RunSummary {
   persona: string;
   schedule: string;
   ability: string;
+  /** The knowledge tracer the learner ran on (`akt` or `bkt`). */
+  tracer: string;
   tutor: string;
   seed: number;
   endReason: TerminationReason | null;
@@ -98,6 +100,7 @@ export function summarizeRun(events: readonly TraceEvent[], source: string): Run
     persona: s.learner.persona.preset ?? s.learner.persona.name,
     schedule: s.schedule.name,
     ability: s.learner.ability,
+    tracer: s.learner.tracer,
     tutor: r.tutor,
     seed: r.seed,
     endReason: r.endReason,
