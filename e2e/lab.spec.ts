@@ -83,3 +83,25 @@ test('a CLI trace imports into the page and a broken file gives a clear error', 
   await page.getByTestId('import-trace').setInputFiles({ name: 'broken.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from('{"seq":0,"t":0,"type":"run_start"}\n') });
   await expect(page.getByRole('alert')).toContainText('broken.jsonl:1');
 });
+
+test('a learner model that cannot be loaded says why, and BKT is there by name as an ablation', async ({ page }) => {
+  // The AKT readout graph is missing on this server: the run stops with an error naming the file.
+  await page.route('**/models/akt/akt_readout.onnx', (route) => route.fulfill({ status: 404, body: 'not here' }));
+  await page.goto('/');
+  await page.getByLabel('Tutor', { exact: true }).selectOption('withholder');
+  await page.getByLabel('Seed', { exact: true }).fill('3');
+  await page.getByRole('button', { name: 'Start run' }).click();
+  const alert = page.getByRole('alert');
+  await expect(alert).toContainText('akt_readout.onnx', { timeout: 60_000 });
+  await expect(alert).toContainText('404');
+  await expect(page.getByTestId('progress-text')).toHaveText('Failed');
+  // Nothing else was run in its place.
+  await expect(page.getByTestId('tracer-status')).toHaveCount(0);
+
+  // Choosing BKT by name runs the same scenario on the ablation tracer, and the run says so.
+  await page.getByLabel('Learner model').selectOption('bkt');
+  await page.getByRole('button', { name: 'Start run' }).click();
+  await expect(page.getByTestId('progress-text')).toHaveText('Done', { timeout: 90_000 });
+  await expect(page.getByTestId('tracer-status')).toContainText(/Learner model: bkt/);
+  await expect(page.getByText(/tracer bkt · done/)).toBeVisible();
+});

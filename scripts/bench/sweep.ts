@@ -1,6 +1,7 @@
 /**
- * `npm run bench:sweep [-- --tutor planner --jobs 2 --seeds 42]`: wall time of the 55-scenario
- * library sweep with a built-in tutor (target: under 2 minutes on 2 cores), and the time per run.
+ * `npm run bench:sweep [-- --tutor planner --jobs 2 --seeds 42 --tracer akt|bkt]`: wall time of the
+ * 55-scenario library sweep with a built-in tutor (target: under 2 minutes on 2 cores), and the time
+ * per run. Without --tracer each scenario uses its own (AKT in the library).
  * Traces and summaries go to a temporary directory (printed), as a real sweep writes them.
  */
 import { availableParallelism, cpus, tmpdir } from 'node:os';
@@ -11,14 +12,14 @@ import { libraryEntries, parseSeedList } from '../../src/core/index';
 import { ROOT } from '../../src/adapters/node/files';
 import { runNodeSweep } from '../../src/adapters/node/sweep/run-sweep';
 
-const { values } = parseArgs({ options: { tutor: { type: 'string', default: 'withholder' }, jobs: { type: 'string', default: '2' }, seeds: { type: 'string', default: '42' } } });
+const { values } = parseArgs({ options: { tutor: { type: 'string', default: 'withholder' }, jobs: { type: 'string', default: '2' }, seeds: { type: 'string', default: '42' }, tracer: { type: 'string' } } });
 const threads = Number(values.jobs);
 if (!Number.isInteger(threads) || threads < 1) throw new Error(`--jobs must be a positive integer, got ${values.jobs}`);
 const files = libraryEntries().map((e) => resolve(ROOT, 'scenarios', e.file));
 const seeds = parseSeedList(values.seeds!);
 const out = mkdtempSync(join(tmpdir(), 'educlaw-bench-'));
-console.log(`bench:sweep: ${files.length} library scenarios × ${seeds.length} seed(s), tutor ${values.tutor}, ${threads} worker thread(s); machine: ${availableParallelism()} CPUs (${cpus()[0]?.model ?? 'unknown'}), node ${process.version}`);
-const res = await runNodeSweep({ files, tutor: values.tutor!, seeds, threads, outDir: out });
+console.log(`bench:sweep: ${files.length} library scenarios × ${seeds.length} seed(s), tutor ${values.tutor}, tracer ${values.tracer ?? "each scenario's (akt)"}, ${threads} worker thread(s); machine: ${availableParallelism()} CPUs (${cpus()[0]?.model ?? 'unknown'}), node ${process.version}`);
+const res = await runNodeSweep({ files, tutor: values.tutor!, seeds, threads, outDir: out, ...(values.tracer ? { tracer: values.tracer } : {}) });
 const ms = res.results.map((r) => r.ms).sort((a, b) => a - b);
 const q = (p: number) => ms[Math.min(ms.length - 1, Math.floor(p * ms.length))]!;
 const failed = res.summary.failed.length;

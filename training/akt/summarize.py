@@ -14,6 +14,7 @@ import numpy as np
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--akt", nargs="*", default=[])
+    ap.add_argument("--akt-eval", nargs="*", default=[], help="evaluate.py --json outputs, for folds without metrics.json")
     ap.add_argument("--pfa", nargs="*", default=[])
     ap.add_argument("--json", default=None)
     args = ap.parse_args()
@@ -21,6 +22,15 @@ def main():
     for p in args.akt:
         m = json.load(open(p))
         rows.setdefault(m["fold"], {})["akt"] = m
+    for p in args.akt_eval:
+        # evaluate.py output for a checkpoint whose training was interrupted before train.py wrote
+        # metrics.json: same test protocol, epoch from the checkpoint, no training totals.
+        e = json.load(open(p))
+        rows.setdefault(e["fold"], {})["akt"] = {
+            "fold": e["fold"], "test": {"auc": e["test"]["auc"], "acc": e["test"]["acc"],
+                                        "auc_first_kc_row_only": e["test"]["first_kc_row_only"]["auc"]},
+            "valid": {"auc": e["valid"]["auc"]}, "best_epoch": e["epoch"], "epochs_run": "?",
+            "stopped_by": "interrupted", "train_seconds_total": None}
     for p in args.pfa:
         m = json.load(open(p))
         rows.setdefault(m["fold"], {})["pfa"] = m
@@ -32,7 +42,8 @@ def main():
         cells = [str(fold)]
         if a:
             cells += [f"{a['test']['auc']:.4f}", f"{a['test']['acc']:.4f}", f"{a['valid']['auc']:.4f}",
-                      f"{a['best_epoch']} / {a['epochs_run']} ({a['stopped_by']})", f"{a['train_seconds_total'] / 60:.0f}",
+                      f"{a['best_epoch']} / {a['epochs_run']} ({a['stopped_by']})",
+                      f"{a['train_seconds_total'] / 60:.0f}" if a["train_seconds_total"] is not None else "-",
                       f"{a['test']['auc_first_kc_row_only']:.4f}"]
             agg["akt_auc"].append(a["test"]["auc"])
             agg["akt_acc"].append(a["test"]["acc"])

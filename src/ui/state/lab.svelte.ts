@@ -62,6 +62,8 @@ export class Lab {
   tutor = $state('planner');
   /** Seed override; null uses the scenario's seed. */
   seed = $state<number | null>(null);
+  /** Knowledge tracer for the next run: the scenario's own, or one chosen by name (BKT is an ablation). */
+  tracerChoice = $state<'scenario' | 'akt' | 'bkt'>('scenario');
   running = $state(false);
   progress = $state(0);
   progressText = $state('');
@@ -164,7 +166,8 @@ export class Lab {
     if (!choice || !choice.scenario || this.running) return;
     this.error = null;
     this.notice = null;
-    const scenario = choice.scenario;
+    // Same as the CLI's --tracer: the run_start event records the scenario with the tracer used.
+    const scenario = this.tracerChoice === 'scenario' ? choice.scenario : { ...choice.scenario, learner: { ...choice.scenario.learner, tracer: this.tracerChoice } };
     const seed = this.seed ?? scenario.seed;
     const entry = tutorEntry(this.tutor);
     let llm: { config: Record<string, unknown>; client: LlmClient | null; voice: StudentVoice | null };
