@@ -2,7 +2,7 @@
  * The reference tutors side by side on one scenario over several seeds, as a Markdown table of
  * deterministic axes (mean and 95% t-interval over seeds).
  *
- *   npm run report:reference -- [--scenario scenarios/default.yaml] [--seeds 1-10]
+ *   npm run report:reference -- [--scenario scenarios/default.yaml] [--seeds 1-10] [--tracer akt|bkt]
  */
 import { loadScenarioFile, DEFAULT_SCENARIO_PATH } from '../src/adapters/node/files';
 import { createNodeTracer } from '../src/adapters/node/tracers';
@@ -16,6 +16,8 @@ const path = arg('--scenario', DEFAULT_SCENARIO_PATH);
 const [lo, hi] = arg('--seeds', '1-10').split('-').map(Number) as [number, number];
 const seeds = Array.from({ length: (hi ?? lo) - lo + 1 }, (_, i) => lo + i);
 const scenario = loadScenarioFile(path);
+const tracerName = arg('--tracer', '');
+if (tracerName) scenario.learner.tracer = tracerName;
 const tracer = await createNodeTracer(scenario.learner.tracer);
 const personaSeeds = await loadPersonaSeeds();
 const tutors = ['answer-giver', 'withholder', 'planner'];
