@@ -104,4 +104,12 @@ test('a learner model that cannot be loaded says why, and BKT is there by name a
   await expect(page.getByTestId('progress-text')).toHaveText('Done', { timeout: 90_000 });
   await expect(page.getByTestId('tracer-status')).toContainText(/Learner model: bkt/);
   await expect(page.getByText(/tracer bkt · done/)).toBeVisible();
+
+  // The same choice in the CLI (--tracer bkt) writes the same trace, byte for byte.
+  const row = page.locator('tr[data-run-key^="default-prealgebra-after-school__withholder__s3@"]').filter({ hasText: 'done' });
+  const [download] = await Promise.all([page.waitForEvent('download'), row.getByRole('button', { name: /Export run/ }).click()]);
+  const exported = readFileSync((await download.path())!, 'utf8');
+  const out = join(mkdtempSync(join(tmpdir(), 'educlaw-')), 'cli-bkt.jsonl');
+  execFileSync('npx', ['tsx', 'src/cli/main.ts', 'run', '--tutor', 'withholder', '--seed', '3', '--tracer', 'bkt', '--out', out, '--quiet'], { stdio: 'inherit' });
+  expect(exported === readFileSync(out, 'utf8')).toBe(true);
 });
