@@ -24,7 +24,7 @@ const history = Number(arg('--history', '200'));
 const checkpoint = arg('--checkpoint', null);
 const browser = !process.argv.includes('--no-browser');
 
-type Row = { where: string; incrementalMs?: number; encodeMs?: number; readoutMs?: number; naiveMs?: number; naiveBatchedMs?: number; maxAbsDiff?: number; note?: string };
+type Row = { where: string; incrementalMs?: number; encodeMs?: number; readoutMs?: number; naiveMs?: number; naiveBatchedMs?: number; maxAbsDiff?: number; appendIncrementalMs?: number | null; appendMs?: number | null; appendMaxAbsDiff?: number | null; note?: string };
 const rows: Row[] = [];
 
 console.log(`AKT model: ${modelDir}; history ${history} rows; all skills`);
@@ -64,15 +64,17 @@ if (browser) {
 }
 
 const f = (x: number | undefined) => (x === undefined ? '—' : x >= 100 ? x.toFixed(0) : x.toFixed(2));
-console.log('\n| where | incremental ms | (encode + readout) | naive ms (1 forward per skill) | naive, batched ms | speed-up vs naive | max abs diff |');
-console.log('|---|---|---|---|---|---|---|');
+console.log('\n| where | incremental ms | (encode + readout) | after one more answer, append + readout ms | naive ms (1 forward per skill) | naive, batched ms | speed-up vs naive | max abs diff (naive; append) |');
+console.log('|---|---|---|---|---|---|---|---|');
 for (const r of rows) {
   if (r.incrementalMs === undefined) {
-    console.log(`| ${r.where} | ${r.note} | | | | | |`);
+    console.log(`| ${r.where} | ${r.note} | | | | | | |`);
     continue;
   }
   const sp = r.naiveMs ? `${(r.naiveMs / r.incrementalMs).toFixed(0)}×` : '—';
-  console.log(`| ${r.where} | ${f(r.incrementalMs)} | ${r.encodeMs !== undefined ? `${f(r.encodeMs)} + ${f(r.readoutMs)}` : '—'} | ${f(r.naiveMs)} | ${f(r.naiveBatchedMs)} | ${sp} | ${r.maxAbsDiff !== undefined ? r.maxAbsDiff.toExponential(1) : '—'} |${r.note && r.incrementalMs !== undefined ? ` ${r.note}` : ''}`);
+  const app = r.appendIncrementalMs != null ? `${f(r.appendIncrementalMs)} (${f(r.appendMs ?? undefined)} + readout)` : '—';
+  const diffs = `${r.maxAbsDiff !== undefined ? r.maxAbsDiff.toExponential(1) : '—'}; ${r.appendMaxAbsDiff != null ? r.appendMaxAbsDiff.toExponential(1) : '—'}`;
+  console.log(`| ${r.where} | ${f(r.incrementalMs)} | ${r.encodeMs !== undefined ? `${f(r.encodeMs)} + ${f(r.readoutMs)}` : '—'} | ${app} | ${f(r.naiveMs)} | ${f(r.naiveBatchedMs)} | ${sp} | ${diffs} |${r.note && r.incrementalMs !== undefined ? ` ${r.note}` : ''}`);
 }
 const torch = rows.find((r) => r.where.startsWith('PyTorch') && r.incrementalMs !== undefined);
 if (torch) console.log(`\nNode wasm / PyTorch (incremental): ${(node.incrementalMs / torch.incrementalMs!).toFixed(2)}×`);

@@ -178,7 +178,10 @@ class AKT(nn.Module):
         x, y, u = self.embed(skills, questions, responses)
         xq = x
         incl, strict, pos_eff = self._masks(skills)
+        ke = []
         for layer in self.knowledge_encoder:
+            if keep_cache:
+                ke += [layer.attn.k_linear(y), layer.attn.v_linear(y)]
             y = layer(y, y, y, incl, pos_eff)
         cache = []
         for qa, ret in zip(self.question_layers, self.retriever_layers):
@@ -188,12 +191,12 @@ class AKT(nn.Module):
             if keep_cache:
                 cache += [ret.attn.k_linear(x), ret.attn.v_linear(y)]
             x = ret(x, x, y, strict, pos_eff)
-        return x, xq, u, cache
+        return x, xq, u, cache, ke
 
     # ----------------------------------------------------------------- entry points
     def forward(self, skills, questions, responses) -> Tuple[torch.Tensor, torch.Tensor]:
         """Returns (logits [B, L], u [B, L, 1])."""
-        x, xq, u, _ = self._history(skills, questions, responses)
+        x, xq, u, _, _ = self._history(skills, questions, responses)
         return self._head(x, xq), u
 
     def encode(self, skills, questions, responses) -> torch.Tensor:
@@ -201,8 +204,60 @@ class AKT(nn.Module):
         4k+0: question-layer keys k_linear(x_k), 4k+1: question-layer values v_linear(x_k),
         4k+2: retriever keys k_linear(x_k'), 4k+3: retriever values v_linear(y)
         where x_k is the input of block k's question layer and x_k' its output."""
-        _, _, _, cache = self._history(skills, questions, responses, keep_cache=True)
+        _, _, _, cache, _ = self._history(skills, questions, responses, keep_cache=True)
         return torch.stack(cache, dim=1)
+
+    def encode_with_ke(self, skills, questions, responses) -> Tuple[torch.Tensor, torch.Tensor]:
+        """encode() plus the knowledge encoder's projected keys and values, ke_cache
+        [B, 2*n_blocks, L, d_model] ([2i] keys, [2i+1] values of knowledge-encoder layer i),
+        which append() needs to extend a history by one row without re-encoding it."""
+        _, _, _, cache, ke = self._history(skills, questions, responses, keep_cache=True)
+        return torch.stack(cache, dim=1), torch.stack(ke, dim=1)
+
+    @staticmethod
+    def _attend_row(a: "MonotonicMHA", query, keys, values, allowed, pos_eff):
+        """One query row [B, 1, d] against projected keys / values [B, L', d]."""
+        q = a.split(a.k_linear(query))
+        scores = torch.matmul(q, a.split(keys).transpose(-2, -1)) / math.sqrt(a.d_k)
+        p = a.dropout(monotonic_probs(scores, allowed, pos_eff, a.gammas))
+        return a.out_proj(a.merge(torch.matmul(p, a.split(values))))
+
+    def append(self, cache, ke_cache, skill, question, response) -> Tuple[torch.Tensor, torch.Tensor]:
+        """Extends the encoding of a history of exactly L >= 1 real rows (no padding) by one row.
+
+        cache [B, 4N, L, d] and ke_cache [B, 2N, L, d] from encode_with_ke (or earlier appends);
+        skill / question / response [B, 1] the new row.  Returns (cache_row [B, 4N, 1, d],
+        ke_row [B, 2N, 1, d]): the slices encode_with_ke would give at position L for the
+        history with the row appended.  Exact because every layer is causal: row L attends only
+        to rows <= L (the retriever to rows < L), so earlier rows' slices do not change.  Not
+        valid when the context window drops an old row (every row's attention changes then)."""
+        x, y, _ = self.embed(skill, question, response)  # [B, 1, d]
+        L = cache.size(2)
+        pos = torch.arange(L + 1, dtype=torch.float32, device=cache.device)
+        pe_incl = (L - pos).view(1, 1, 1, L + 1)  # |L - j| for keys j = 0..L
+        allowed_incl = pe_incl >= 0  # all True
+        pe_strict, allowed_strict = pe_incl[..., :L], allowed_incl[..., :L]
+        ke_rows = []
+        for i, layer in enumerate(self.knowledge_encoder):
+            a = layer.attn
+            k_new, v_new = a.k_linear(y), a.v_linear(y)
+            ke_rows += [k_new, v_new]
+            keys = torch.cat([ke_cache[:, 2 * i], k_new], dim=1)
+            vals = torch.cat([ke_cache[:, 2 * i + 1], v_new], dim=1)
+            y = layer.post(y, self._attend_row(a, y, keys, vals, allowed_incl, pe_incl))
+        rows = []
+        n = len(self.question_layers)
+        for k, (qa, ret) in enumerate(zip(self.question_layers, self.retriever_layers)):
+            a = qa.attn
+            k_new, v_new = a.k_linear(x), a.v_linear(x)
+            rows += [k_new, v_new]
+            keys = torch.cat([cache[:, 4 * k], k_new], dim=1)
+            vals = torch.cat([cache[:, 4 * k + 1], v_new], dim=1)
+            x = qa.post(x, self._attend_row(a, x, keys, vals, allowed_incl, pe_incl))
+            rows += [ret.attn.k_linear(x), ret.attn.v_linear(y)]
+            if k < n - 1:  # the retriever's output is only the next block's input
+                x = ret.post(x, self._attend_row(ret.attn, x, cache[:, 4 * k + 2], cache[:, 4 * k + 3], allowed_strict, pe_strict))
+        return torch.stack(rows, dim=1), torch.stack(ke_rows, dim=1)
 
     def readout(self, cache, hist_len, cand_skills, cand_questions) -> torch.Tensor:
         """cache [B, 4N, L, d]; hist_len [B] (valid history rows, right padding after them);

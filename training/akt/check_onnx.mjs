@@ -9,7 +9,9 @@
 //   3. readout(ORT) vs full(ORT) last row of history + candidate            max |diff|
 //   4. readout(ORT) vs full(torch) last row of history + candidate          max |diff|
 //   5. the fixture was made for these ONNX files (sha256)
-// Then times encode (L = max_history) and readout (C = n_skills) on the window case.
+//   6. append(ORT) row by row vs encode(ORT) of the longer history (cache and ke_cache), and
+//      readout after the appends vs readout(torch)                         max |diff|
+// Then times encode (L = max_history), append, and readout (C = n_skills) on the window case.
 // Prints one line per check and a closing "N passed, N failed" line; exit code 1 on failure.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
@@ -37,7 +39,7 @@ const fx = JSON.parse(readFileSync(fixturePath, 'utf8'));
 const tol = fx.tolerance ?? 1e-4;
 
 const sessions = {};
-for (const g of ['full', 'encode', 'readout']) {
+for (const g of ['full', 'encode', 'readout', 'append']) {
   const bytes = readFileSync(join(modelsDir, meta.graphs[g].file));
   sessions[g] = await ort.InferenceSession.create(bytes, { executionProviders: ['wasm'], graphOptimizationLevel: 'all' });
 }
@@ -61,6 +63,24 @@ async function full(skills, questions, responses) {
 async function encode(skills, questions, responses) {
   const out = await sessions.encode.run({ skills: i32(skills), questions: i32(questions), responses: i32(responses) });
   return out.cache;
+}
+async function encodeKe(skills, questions, responses) {
+  return sessions.encode.run({ skills: i32(skills), questions: i32(questions), responses: i32(responses) });
+}
+// Concatenates [1, S, L, d] and [1, S, 1, d] along L.
+function concatRow(t, row) {
+  const [, S, L, d] = t.dims;
+  const out = new Float32Array(S * (L + 1) * d);
+  for (let k = 0; k < S; k++) {
+    out.set(t.data.subarray(k * L * d, (k + 1) * L * d), k * (L + 1) * d);
+    out.set(row.data.subarray(k * d, (k + 1) * d), (k * (L + 1) + L) * d);
+  }
+  return new ort.Tensor('float32', out, [1, S, L + 1, d]);
+}
+async function append(enc, s, q, r) {
+  const one = (v) => new ort.Tensor('int32', Int32Array.of(v), [1, 1]);
+  const out = await sessions.append.run({ cache: enc.cache, ke_cache: enc.ke_cache, skill: one(s), question: one(q), response: one(r) });
+  return { cache: concatRow(enc.cache, out.cache_row), ke_cache: concatRow(enc.ke_cache, out.ke_row) };
 }
 async function readout(cache, histLen, candSkills, candQuestions) {
   const out = await sessions.readout.run({
@@ -114,6 +134,22 @@ for (const c of fx.readout) {
   check(`readout/${c.name} encode+readout (ORT) vs full last row (torch)`, d4, d4 <= tol);
 }
 
+// 6. append row by row (window case: one learner, no padding)
+{
+  const c = fx.readout.find((x) => x.name === 'window');
+  const L = c.skills[0].length;
+  const n0 = Math.floor(L / 2);
+  const cut = (a, n) => [a[0].slice(0, n)];
+  let enc = await encodeKe(cut(c.skills, n0), cut(c.questions, n0), cut(c.responses, n0));
+  for (let n = n0; n < L; n++) enc = await append(enc, c.skills[0][n], c.questions[0][n], c.responses[0][n]);
+  const ref = await encodeKe(c.skills, c.questions, c.responses);
+  const dc = Math.max(maxAbs(enc.cache.data, ref.cache.data), maxAbs(enc.ke_cache.data, ref.ke_cache.data));
+  check(`append/window ${L - n0} appends vs encode of ${L} rows (cache, ke_cache; both ORT)`, dc, dc <= tol);
+  const p = await readout(enc.cache, c.hist_len, c.cand_skills, c.cand_questions);
+  const dp = maxAbs(p.data, flat(c.p_readout));
+  check(`append/window readout after appends (ORT) vs readout (torch) [${p.dims}]`, dp, dp <= tol);
+}
+
 // timing on the window case (one learner, L = max_history, C = all skills + 2)
 if (benchRuns > 0) {
   const c = fx.readout.find((x) => x.name === 'window');
@@ -136,12 +172,14 @@ if (benchRuns > 0) {
   const one = [[c.cand_skills[0][0]]];
   const oneQ = [[c.cand_questions[0][0]]];
   const tRead1 = await time(() => readout(cache, c.hist_len, one, oneQ));
+  const encPrev = await encodeKe(c.skills.map((a) => a.slice(0, L - 1)), c.questions.map((a) => a.slice(0, L - 1)), c.responses.map((a) => a.slice(0, L - 1)));
+  const tAppend = await time(() => append(encPrev, c.skills[0][L - 1], c.questions[0][L - 1], c.responses[0][L - 1]));
   const s = [[...c.skills[0], 1]];
   const q = [[...c.questions[0], 0]];
   const r = [[...c.responses[0], 0]];
   const tFull = await time(() => full(s, q, r));
-  report.timing = { L, C, encode: tEnc, readout_all_candidates: tRead, readout_one_candidate: tRead1, full_one_sequence_L_plus_1: tFull, ort: ort.env.versions?.web ?? 'onnxruntime-web', threads: 1 };
-  console.log(`timing (wasm, 1 thread, median of ${benchRuns}): encode L=${L}: ${tEnc.median_ms.toFixed(2)} ms; readout C=${C}: ${tRead.median_ms.toFixed(2)} ms; readout C=1: ${tRead1.median_ms.toFixed(2)} ms; full L=${L + 1}: ${tFull.median_ms.toFixed(2)} ms`);
+  report.timing = { L, C, encode: tEnc, readout_all_candidates: tRead, readout_one_candidate: tRead1, append_one_row_incl_copy: tAppend, full_one_sequence_L_plus_1: tFull, ort: ort.env.versions?.web ?? 'onnxruntime-web', threads: 1 };
+  console.log(`timing (wasm, 1 thread, median of ${benchRuns}): encode L=${L}: ${tEnc.median_ms.toFixed(2)} ms; readout C=${C}: ${tRead.median_ms.toFixed(2)} ms; readout C=1: ${tRead1.median_ms.toFixed(2)} ms; append 1 row at L=${L - 1}: ${tAppend.median_ms.toFixed(2)} ms; full L=${L + 1}: ${tFull.median_ms.toFixed(2)} ms`);
 }
 
 const nPass = results.filter(Boolean).length;

@@ -1,4 +1,4 @@
-"""Export a trained AKT checkpoint to three ONNX graphs (opset 17, fp32) plus meta.json and the
+"""Export a trained AKT checkpoint to four ONNX graphs (opset 17, fp32) plus meta.json and the
 per-question difficulties, for onnxruntime-web.
 
   /usr/bin/python3 training/akt/export_onnx.py --checkpoint CKPT --out public/models/akt \
@@ -8,7 +8,11 @@ Graphs (all integer inputs are int32 final indices; nothing inside a graph does 
 them -- they feed Gather directly, and ``hist_len`` is only cast to float for comparisons):
 
   akt_full.onnx     skills, questions, responses [B, L]        -> p_correct [B, L]
-  akt_encode.onnx   skills, questions, responses [B, L]        -> cache [B, 4*n_blocks, L, d_model]
+  akt_encode.onnx   skills, questions, responses [B, L]        -> cache [B, 4*n_blocks, L, d_model],
+                                                                 ke_cache [B, 2*n_blocks, L, d_model]
+  akt_append.onnx   cache, ke_cache [1, ., L, d], skill,
+                    question, response [1, 1]                  -> cache_row [1, 4*n_blocks, 1, d_model],
+                                                                 ke_row [1, 2*n_blocks, 1, d_model]
   akt_readout.onnx  cache, hist_len [B], cand_skills [B, C],
                     cand_questions [B, C]                     -> p_correct [B, C]
 
@@ -35,7 +39,7 @@ import kt_data  # noqa: E402
 from akt_model import AKT  # noqa: E402
 
 OPSET = 17
-FILES = {"full": "akt_full.onnx", "encode": "akt_encode.onnx", "readout": "akt_readout.onnx"}
+FILES = {"full": "akt_full.onnx", "encode": "akt_encode.onnx", "readout": "akt_readout.onnx", "append": "akt_append.onnx"}
 
 
 class Full(nn.Module):
@@ -54,7 +58,16 @@ class Encode(nn.Module):
         self.m = m
 
     def forward(self, skills, questions, responses):
-        return self.m.encode(skills, questions, responses)
+        return self.m.encode_with_ke(skills, questions, responses)
+
+
+class Append(nn.Module):
+    def __init__(self, m: AKT):
+        super().__init__()
+        self.m = m
+
+    def forward(self, cache, ke_cache, skill, question, response):
+        return self.m.append(cache, ke_cache, skill, question, response)
 
 
 class Readout(nn.Module):
@@ -79,7 +92,8 @@ def export_all(m: AKT, out_dir: str) -> dict:
     q = torch.randint(1, m.n_questions + 1, (B, L), generator=g, dtype=torch.int64).to(torch.int32)
     r = torch.randint(0, 2, (B, L), generator=g, dtype=torch.int64).to(torch.int32)
     with torch.no_grad():
-        cache = m.encode(s, q, r)
+        cache, ke = m.encode_with_ke(s, q, r)
+    one = lambda t: t[:1, :1].contiguous()  # noqa: E731
     hl = torch.tensor([L, L - 2], dtype=torch.int32)
     cs = torch.randint(1, m.n_skills + 1, (B, C), generator=g, dtype=torch.int64).to(torch.int32)
     cq = torch.zeros(B, C, dtype=torch.int32)
@@ -87,8 +101,11 @@ def export_all(m: AKT, out_dir: str) -> dict:
     specs = {
         "full": (Full(m), (s, q, r), ["skills", "questions", "responses"], ["p_correct"],
                  {"skills": seq_axes, "questions": seq_axes, "responses": seq_axes, "p_correct": seq_axes}),
-        "encode": (Encode(m), (s, q, r), ["skills", "questions", "responses"], ["cache"],
-                   {"skills": seq_axes, "questions": seq_axes, "responses": seq_axes, "cache": {0: "batch", 2: "length"}}),
+        "encode": (Encode(m), (s, q, r), ["skills", "questions", "responses"], ["cache", "ke_cache"],
+                   {"skills": seq_axes, "questions": seq_axes, "responses": seq_axes, "cache": {0: "batch", 2: "length"},
+                    "ke_cache": {0: "batch", 2: "length"}}),
+        "append": (Append(m), (cache[:1], ke[:1], one(s), one(q), one(r)), ["cache", "ke_cache", "skill", "question", "response"],
+                   ["cache_row", "ke_row"], {"cache": {2: "length"}, "ke_cache": {2: "length"}}),
         "readout": (Readout(m), (cache, hl, cs, cq), ["cache", "hist_len", "cand_skills", "cand_questions"], ["p_correct"],
                     {"cache": {0: "batch", 2: "length"}, "hist_len": {0: "batch"},
                      "cand_skills": {0: "batch", 1: "candidates"}, "cand_questions": {0: "batch", 1: "candidates"},
@@ -262,7 +279,23 @@ def main():
                     {"name": "responses", "dtype": i32, "shape": ["batch", "length"]},
                 ],
                 "outputs": [{"name": "cache", "dtype": "float32", "shape": ["batch", 4 * nb, "length", d],
-                             "meaning": "for block k: [4k] question-layer keys, [4k+1] question-layer values, [4k+2] retriever keys, [4k+3] retriever values (knowledge-encoder outputs), each projected, heads not split"}],
+                             "meaning": "for block k: [4k] question-layer keys, [4k+1] question-layer values, [4k+2] retriever keys, [4k+3] retriever values (knowledge-encoder outputs), each projected, heads not split"},
+                            {"name": "ke_cache", "dtype": "float32", "shape": ["batch", 2 * nb, "length", d],
+                             "meaning": "for knowledge-encoder layer i: [2i] keys, [2i+1] values, projected; only append needs it"}],
+            },
+            "append": {
+                **info["append"],
+                "purpose": "extend a history of L >= 1 real rows (no padding) by one row without re-encoding it; "
+                           "exact only while the context window keeps every row (no oldest row dropped)",
+                "inputs": [
+                    {"name": "cache", "dtype": "float32", "shape": [1, 4 * nb, "length", d], "meaning": "encode's cache of the history"},
+                    {"name": "ke_cache", "dtype": "float32", "shape": [1, 2 * nb, "length", d], "meaning": "encode's ke_cache of the history"},
+                    {"name": "skill", "dtype": i32, "shape": [1, 1]},
+                    {"name": "question", "dtype": i32, "shape": [1, 1]},
+                    {"name": "response", "dtype": i32, "shape": [1, 1]},
+                ],
+                "outputs": [{"name": "cache_row", "dtype": "float32", "shape": [1, 4 * nb, 1, d], "meaning": "append along length to cache"},
+                            {"name": "ke_row", "dtype": "float32", "shape": [1, 2 * nb, 1, d], "meaning": "append along length to ke_cache"}],
             },
             "readout": {
                 **info["readout"],

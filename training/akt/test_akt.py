@@ -135,6 +135,23 @@ def main() -> int:
                 worst = max(worst, float((full[0, -1] - lo[b, c]).abs()))
         check("encode+readout with padded histories of different lengths and C candidates", worst <= 1e-5, f"max|diff|={worst:.3g}")
 
+        # append: extending an encoding row by row equals encoding the longer history, and a
+        # readout after appends equals forward's next row.
+        worst_c = worst_k = worst_p = 0.0
+        n0 = 5
+        cache, ke = m.encode_with_ke(s[:, :n0], q[:, :n0], r[:, :n0])
+        for n in range(n0, L - 1):
+            row, ke_row = m.append(cache, ke, s[:, n:n + 1], q[:, n:n + 1], r[:, n:n + 1])
+            cache, ke = torch.cat([cache, row], 2), torch.cat([ke, ke_row], 2)
+            ref_c, ref_k = m.encode_with_ke(s[:, :n + 1], q[:, :n + 1], r[:, :n + 1])
+            worst_c = max(worst_c, float((cache - ref_c).abs().max()))
+            worst_k = max(worst_k, float((ke - ref_k).abs().max()))
+            lo = m.readout(cache, torch.full((B,), n + 1, dtype=torch.int32), s[:, n + 1:n + 2], q[:, n + 1:n + 2])
+            worst_p = max(worst_p, float((lo[:, 0] - base[:, n + 1]).abs().max()))
+        check("append row by row equals encode of the longer history (cache, knowledge-encoder cache)",
+              worst_c <= 1e-5 and worst_k <= 1e-5, f"max|diff|={worst_c:.3g}, {worst_k:.3g}")
+        check("readout after appends equals forward at the next position", worst_p <= 1e-5, f"max|diff|={worst_p:.3g}")
+
         # question id 0 means u_q = 0
         check("u_0 is zero", float(m.difficult_param.weight[0].abs().max()) == 0.0)
 

@@ -49,15 +49,16 @@ async function loadAkt(baseUrl: string, want: RuntimeChoice, onProgress?: (p: Lo
   // Exactly one onnxruntime build is loaded: the WebGPU one (which also has wasm) or the wasm-only one.
   const ort = rt === 'webgpu' ? await import('onnxruntime-web/webgpu') : await import('onnxruntime-web/wasm');
   ort.env.wasm.numThreads = 1;
+  // Every graph meta.json lists for simulation must load (append is absent only in older exports).
   const files = await Promise.all(
-    (['encode', 'readout'] as const).map((g) => {
+    (meta.graphs.append ? (['encode', 'readout', 'append'] as const) : (['encode', 'readout'] as const)).map((g) => {
       const spec = meta.graphs[g];
       if (!spec) throw new SimError('TRACER_FAILED', `AKT meta.json lists no "${g}" graph`);
       return fetchModelFile(`${dir}${spec.file}`, spec.sha256, `AKT ${g}`, onProgress);
     }),
   );
   onProgress?.({ progress: 1, text: `AKT: starting onnxruntime-web (${rt})` });
-  const backend = await createOrtAktBackend(ort, { encode: files[0]!.bytes, readout: files[1]!.bytes }, [rt]);
+  const backend = await createOrtAktBackend(ort, { encode: files[0]!.bytes, readout: files[1]!.bytes, ...(files[2] ? { append: files[2].bytes } : {}) }, [rt]);
   return { tracer: new AktTracer(backend, meta), loaded: { runtime: `onnxruntime-web ${rt}`, reason, fromCache: files.every((f) => f.fromCache) } };
 }
 

@@ -101,6 +101,35 @@ describe('AKT (ONNX, Node wasm)', () => {
     await expect(tracer.predict(h, [{ skill: 999, question: 0, level: 0 }])).rejects.toThrow(/skill 999/);
   });
 
+  it('extends the cached encoding of a growing history row by row, and re-encodes once rows leave the window', async () => {
+    const c = fx.full.find((x) => x.name === 'long')!;
+    const n = c.lengths[0]!;
+    const h = rows(c.skills[0]!, c.questions[0]!, c.responses[0]!, n);
+    const all = Array.from({ length: tracer.meta.n_skills }, (_, i) => ({ skill: i + 1, question: 0, level: 0 }));
+    const { tracer: fresh } = await loadNodeAkt();
+    const max = fx.max_history;
+    let worst = 0;
+    const e0 = tracer.counters.encodes;
+    const a0 = tracer.counters.appends;
+    // 120 rows, a jump of 30 (re-encoded: more than 16 rows at once), then 1, 2, 7, 16, 14, 8, 1
+    // rows at a time (appended) up to the window, then past it (re-encoded: rows left the window).
+    const steps = [120, 150, 151, 153, 160, 176, 190, max - 1, max, max + 1, max + 3];
+    expect(max).toBe(199);
+    for (const len of steps) {
+      const viaTracer = await tracer.predict(h.slice(0, len), all);
+      const reference = await fresh.predict(h.slice(0, len), all);
+      worst = Math.max(worst, maxDiff(viaTracer, reference));
+    }
+    expect(tracer.counters.appends - a0).toBe(1 + 2 + 7 + 16 + 14 + 8 + 1);
+    expect(tracer.counters.encodes - e0).toBe(2 + 2);
+    expect(worst).toBeLessThanOrEqual(1e-5);
+    // A history that is not an extension (a different answer at row 10) is encoded afresh.
+    const other = h.slice(0, 152).map((r, i) => (i === 10 ? { ...r, correct: !r.correct } : r));
+    const e1 = tracer.counters.encodes;
+    expect(maxDiff(await tracer.predict(other, all), await fresh.predict(other, all))).toBeLessThanOrEqual(1e-5);
+    expect(tracer.counters.encodes - e1).toBe(1);
+  });
+
   it('says what is missing when the model cannot be loaded', async () => {
     await expect(loadNodeAkt('/nonexistent/akt')).rejects.toThrow(/cannot load the AKT model: \/nonexistent\/akt\/meta\.json/);
   });

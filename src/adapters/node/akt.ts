@@ -28,7 +28,8 @@ export async function loadNodeAkt(dir = DEFAULT_AKT_DIR, withFull = false): Prom
   const g = meta.graphs;
   const backend = await createOrtAktBackend(
     ort,
-    { encode: read(g.encode!.file), readout: read(g.readout!.file), ...(withFull ? { full: read(g.full!.file) } : {}) },
+    // A graph meta.json lists must load: no silent fallback to re-encoding when append is missing.
+    { encode: read(g.encode!.file), readout: read(g.readout!.file), ...(g.append ? { append: read(g.append.file) } : {}), ...(withFull ? { full: read(g.full!.file) } : {}) },
     ['wasm'],
   );
   return { tracer: new AktTracer(backend, meta), backend, meta };

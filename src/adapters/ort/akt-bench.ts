@@ -22,6 +22,14 @@ export interface AktBenchResult {
   naiveBatchedMs: number;
   /** max |incremental − naive| over skills */
   maxAbsDiff: number;
+  /**
+   * After one more graded answer while the whole history fits the window: append that row to
+   * the cached encoding, then read out all skills (null when the model has no append graph).
+   */
+  appendIncrementalMs: number | null;
+  appendMs: number | null;
+  /** max |append path − encode path| over skills, for the same history */
+  appendMaxAbsDiff: number | null;
 }
 
 const median = (xs: number[]) => {
@@ -84,7 +92,31 @@ export async function benchAkt(backend: OrtAktBackend, tracer: AktTracer, histor
     await backend.full(S, Q, R, nSkills, L + 1);
     tBatch.push(now() - t0);
   }
-  return { history: L, skills: nSkills, reps, incrementalMs: median(tInc), encodeMs: median(tEnc), readoutMs: median(tRead), naiveMs: median(tNaive), naiveBatchedMs: median(tBatch), maxAbsDiff };
+  // Append path: the cache of the first L - 1 rows, extended by row L - 1.
+  let appendIncrementalMs: number | null = null;
+  let appendMs: number | null = null;
+  let appendMaxAbsDiff: number | null = null;
+  if (backend.append && L >= 2) {
+    const prev = await backend.encode(w.skills.subarray(0, L - 1), w.questions.subarray(0, L - 1), w.responses.subarray(0, L - 1));
+    const step = () => backend.append!(prev, w.skills[L - 1]!, w.questions[L - 1]!, w.responses[L - 1]!);
+    const ext = await step();
+    const viaAppend = await backend.readout(ext, L, cs, cq);
+    appendMaxAbsDiff = 0;
+    for (let i = 0; i < nSkills; i++) appendMaxAbsDiff = Math.max(appendMaxAbsDiff, Math.abs(viaAppend[i]! - inc[i]!));
+    const tApp: number[] = [];
+    const tAppInc: number[] = [];
+    for (let r = 0; r < reps; r++) {
+      const t0 = now();
+      const c = await step();
+      const t1 = now();
+      await backend.readout(c, L, cs, cq);
+      tApp.push(t1 - t0);
+      tAppInc.push(now() - t0);
+    }
+    appendMs = median(tApp);
+    appendIncrementalMs = median(tAppInc);
+  }
+  return { history: L, skills: nSkills, reps, incrementalMs: median(tInc), encodeMs: median(tEnc), readoutMs: median(tRead), naiveMs: median(tNaive), naiveBatchedMs: median(tBatch), maxAbsDiff, appendIncrementalMs, appendMs, appendMaxAbsDiff };
 }
 
 /** A synthetic but realistic history: a real warm-up history extended to `length` rows by cycling it. */

@@ -29,6 +29,13 @@ export interface AktCache {
 export interface AktBackend {
   /** Encodes one history (rows oldest first). Must accept length 1 with a padding row for an empty history. */
   encode(skills: Int32Array, questions: Int32Array, responses: Int32Array): Promise<AktCache>;
+  /**
+   * Optional: the cache of a history of `cache.length >= 1` real rows extended by one row, without
+   * re-encoding it (the `append` graph). Equal to encoding the longer history up to float
+   * rounding, because every layer is causal; the tracer only uses it while no row has left the
+   * context window.
+   */
+  append?(cache: AktCache, skill: number, question: number, response: number): Promise<AktCache>;
   /** P(correct) for each candidate as the next row after the cached history. */
   readout(cache: AktCache, histLen: number, candSkills: Int32Array, candQuestions: Int32Array): Promise<Float32Array>;
 }
@@ -37,10 +44,10 @@ export class AktTracer implements KnowledgeTracer {
   readonly info: TracerInfo;
   readonly meta: AktMeta;
   readonly #backend: AktBackend;
-  #lastWindow: { skills: Int32Array; questions: Int32Array; responses: Int32Array } | null = null;
+  #lastWindow: Window | null = null;
   #lastCache: Promise<AktCache> | null = null;
-  /** Encodes and readouts done (for benchmarks and tests). */
-  readonly counters = { encodes: 0, readouts: 0, cacheHits: 0 };
+  /** Encodes, appended rows and readouts done (for benchmarks and tests). */
+  readonly counters = { encodes: 0, appends: 0, readouts: 0, cacheHits: 0 };
 
   constructor(backend: AktBackend, meta: AktMeta) {
     if (!meta.format?.startsWith('educlaw-akt-onnx/')) throw new SimError('TRACER_FAILED', `AKT meta.json has format "${meta.format}", expected educlaw-akt-onnx/*`);
@@ -49,10 +56,14 @@ export class AktTracer implements KnowledgeTracer {
     this.info = { name: 'akt', version: `akt-d${meta.hyperparameters.d_model}-b${meta.hyperparameters.n_blocks}${meta.exported ? `-${meta.exported}` : ''}`, nSkills: meta.n_skills };
   }
 
-  /** The most recent `max_history` rows as int32 columns (an empty history is one padding row of length 0). */
-  window(history: readonly Interaction[]): { skills: Int32Array; questions: Int32Array; responses: Int32Array; length: number } {
+  /**
+   * The most recent `max_history` rows as int32 columns (an empty history is one padding row of
+   * length 0); `start` is the index in the history of its first row (0 while nothing was dropped).
+   */
+  window(history: readonly Interaction[]): Window {
     const max = this.meta.context_window.max_history;
-    const rows = history.length > max ? history.slice(history.length - max) : history;
+    const start = Math.max(0, history.length - max);
+    const rows = start > 0 ? history.slice(start) : history;
     const n = Math.max(rows.length, 1);
     const skills = new Int32Array(n);
     const questions = new Int32Array(n);
@@ -63,18 +74,32 @@ export class AktTracer implements KnowledgeTracer {
       questions[i] = r.question >= 1 && r.question <= this.meta.n_questions ? r.question : 0;
       responses[i] = r.correct ? 1 : 0;
     });
-    return { skills, questions, responses, length: rows.length };
+    return { skills, questions, responses, length: rows.length, start };
   }
 
-  #cacheFor(w: ReturnType<AktTracer['window']>): Promise<AktCache> {
+  #cacheFor(w: Window): Promise<AktCache> {
     const last = this.#lastWindow;
     if (last && this.#lastCache && sameRows(last, w)) {
       this.counters.cacheHits++;
       return this.#lastCache;
     }
-    this.counters.encodes++;
-    const p = this.#backend.encode(w.skills, w.questions, w.responses);
-    this.#lastWindow = { skills: w.skills, questions: w.questions, responses: w.responses };
+    let p: Promise<AktCache>;
+    const append = this.#backend.append?.bind(this.#backend);
+    if (append && last && this.#lastCache && extends_(last, w)) {
+      // The history grew by a few rows and no row has left the window: extend the cached
+      // encoding row by row instead of re-encoding the whole history.
+      const from = this.#lastCache;
+      this.counters.appends += w.length - last.length;
+      p = (async () => {
+        let c = await from;
+        for (let i = last.length; i < w.length; i++) c = await append(c, w.skills[i]!, w.questions[i]!, w.responses[i]!);
+        return c;
+      })();
+    } else {
+      this.counters.encodes++;
+      p = this.#backend.encode(w.skills, w.questions, w.responses);
+    }
+    this.#lastWindow = w;
     this.#lastCache = p;
     // A failed encode must not stay cached.
     p.catch(() => {
@@ -106,6 +131,32 @@ export class AktTracer implements KnowledgeTracer {
       return p;
     });
   }
+}
+
+interface Window {
+  skills: Int32Array;
+  questions: Int32Array;
+  responses: Int32Array;
+  /** Real rows (0 for an empty history, which is one padding row). */
+  length: number;
+  /** Index in the history of the window's first row. */
+  start: number;
+}
+
+/** Rows appended at a time at most; a longer jump re-encodes (cheaper than many appends). */
+const MAX_APPEND = 16;
+
+/**
+ * Whether `b` is `a` with rows added at the end and none dropped at the front: both windows start
+ * at history row 0 (so each is its whole history), `a` has at least one real row, and `a`'s rows
+ * are `b`'s first rows.
+ */
+function extends_(a: Window, b: Window): boolean {
+  if (a.start !== 0 || b.start !== 0 || a.length < 1 || b.length <= a.length || b.length - a.length > MAX_APPEND) return false;
+  for (let i = 0; i < a.length; i++) {
+    if (a.skills[i] !== b.skills[i] || a.questions[i] !== b.questions[i] || a.responses[i] !== b.responses[i]) return false;
+  }
+  return true;
 }
 
 function sameRows(a: { skills: Int32Array; questions: Int32Array; responses: Int32Array }, b: { skills: Int32Array; questions: Int32Array; responses: Int32Array }): boolean {
