@@ -44,7 +44,7 @@ export class AktTracer implements KnowledgeTracer {
   readonly info: TracerInfo;
   readonly meta: AktMeta;
   readonly #backend: AktBackend;
-  #lastWindow: Window | null = null;
+  #lastWindow: (Window & { base: number }) | null = null;
   #lastCache: Promise<AktCache> | null = null;
   /** Encodes, appended rows and readouts done (for benchmarks and tests). */
   readonly counters = { encodes: 0, appends: 0, readouts: 0, cacheHits: 0 };
@@ -77,29 +77,46 @@ export class AktTracer implements KnowledgeTracer {
     return { skills, questions, responses, length: rows.length, start };
   }
 
+  /**
+   * How the cache of a window is computed, as a function of the window alone, so that predict()
+   * stays a pure function of the history whatever was asked before: a window that starts at
+   * history row 0 and has n >= APPEND_BLOCK rows is encoded up to the last multiple of
+   * APPEND_BLOCK (`base`) and the remaining rows are appended; any other window is encoded
+   * whole (base = n). Consecutive windows of the same base share the work: the newer one only
+   * appends its new rows to the older one's cache, which is the same sequence of operations.
+   */
+  #baseOf(w: Window): number {
+    if (!this.#backend.append || w.start > 0 || w.length < APPEND_BLOCK) return w.length;
+    return w.length - (w.length % APPEND_BLOCK);
+  }
+
   #cacheFor(w: Window): Promise<AktCache> {
     const last = this.#lastWindow;
-    if (last && this.#lastCache && sameRows(last, w)) {
+    const base = this.#baseOf(w);
+    if (last && this.#lastCache && last.base === base && sameRows(last, w)) {
       this.counters.cacheHits++;
       return this.#lastCache;
     }
-    let p: Promise<AktCache>;
     const append = this.#backend.append?.bind(this.#backend);
-    if (append && last && this.#lastCache && extends_(last, w)) {
-      // The history grew by a few rows and no row has left the window: extend the cached
-      // encoding row by row instead of re-encoding the whole history.
-      const from = this.#lastCache;
+    const appendRows = async (from: Promise<AktCache>, i0: number): Promise<AktCache> => {
+      let c = await from;
+      for (let i = i0; i < w.length; i++) c = await append!(c, w.skills[i]!, w.questions[i]!, w.responses[i]!);
+      return c;
+    };
+    let p: Promise<AktCache>;
+    if (append && last && this.#lastCache && base < w.length && last.base === base && extends_(last, w)) {
+      // The history grew within the same block and no row has left the window: extend the
+      // cached encoding by the new rows instead of encoding the history again.
       this.counters.appends += w.length - last.length;
-      p = (async () => {
-        let c = await from;
-        for (let i = last.length; i < w.length; i++) c = await append(c, w.skills[i]!, w.questions[i]!, w.responses[i]!);
-        return c;
-      })();
+      p = appendRows(this.#lastCache, last.length);
     } else {
       this.counters.encodes++;
-      p = this.#backend.encode(w.skills, w.questions, w.responses);
+      const n = Math.max(base, 1); // an empty history is its one padding row
+      const enc = base < w.length ? this.#backend.encode(w.skills.slice(0, n), w.questions.slice(0, n), w.responses.slice(0, n)) : this.#backend.encode(w.skills, w.questions, w.responses);
+      this.counters.appends += w.length - base;
+      p = base < w.length ? appendRows(enc, base) : enc;
     }
-    this.#lastWindow = w;
+    this.#lastWindow = { ...w, base };
     this.#lastCache = p;
     // A failed encode must not stay cached.
     p.catch(() => {
@@ -143,8 +160,8 @@ interface Window {
   start: number;
 }
 
-/** Rows appended at a time at most; a longer jump re-encodes (cheaper than many appends). */
-const MAX_APPEND = 16;
+/** Block length of the append path (see AktTracer#baseOf): at most APPEND_BLOCK - 1 appends per encoding. */
+const APPEND_BLOCK = 16;
 
 /**
  * Whether `b` is `a` with rows added at the end and none dropped at the front: both windows start
@@ -152,7 +169,7 @@ const MAX_APPEND = 16;
  * are `b`'s first rows.
  */
 function extends_(a: Window, b: Window): boolean {
-  if (a.start !== 0 || b.start !== 0 || a.length < 1 || b.length <= a.length || b.length - a.length > MAX_APPEND) return false;
+  if (a.start !== 0 || b.start !== 0 || a.length < 1 || b.length <= a.length) return false;
   for (let i = 0; i < a.length; i++) {
     if (a.skills[i] !== b.skills[i] || a.questions[i] !== b.questions[i] || a.responses[i] !== b.responses[i]) return false;
   }
