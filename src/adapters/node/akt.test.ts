@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { loadNodeAkt } from './akt';
 import type { AktTracer } from '../../core/learner/kt/akt';
 import type { OrtAktBackend } from '../ort/akt-backend';
-import type { Interaction } from '../../core/index';
+import { loadPersonaSeeds, masteryQueries, unpackHistory, type Interaction } from '../../core/index';
 
 interface FullCase { name: string; lengths: number[]; skills: number[][]; questions: number[][]; responses: number[][]; p_correct: number[][] }
 interface ReadoutCase { name: string; hist_len: number[]; skills: number[][]; questions: number[][]; responses: number[][]; cand_skills: number[][]; cand_questions: number[][]; p_readout: number[][]; p_full_last_row: number[][] }
@@ -126,6 +126,22 @@ describe('AKT (ONNX, Node wasm)', () => {
       const w = tracer.window(h.slice(0, steps[i]));
       const whole = await backend.readout(await backend.encode(w.skills, w.questions, w.responses), w.length, Int32Array.from(all.map((q) => q.skill)), new Int32Array(all.length));
       expect(maxDiff(inOrder[i]!, whole), `${steps[i]} rows`).toBeLessThanOrEqual(1e-5);
+    }
+  });
+
+  it('the shipped initial mastery matrix and AKT ability buckets were derived from the shipped model', async () => {
+    const seeds = await loadPersonaSeeds();
+    const u16 = new Uint16Array(new Uint8Array(readFileSync(new URL('../../../public/models/akt/initial-mastery.u16', import.meta.url))).buffer);
+    const nS = tracer.meta.n_skills;
+    expect(u16.length).toBe(seeds.seeds.length * nS);
+    const all = masteryQueries(Array.from({ length: nS }, (_, i) => i + 1));
+    const akt = seeds.ability.akt!;
+    expect(akt).toBeDefined();
+    for (const i of [0, 1, 500, 1000, seeds.seeds.length - 1]) {
+      const p = await tracer.predict(unpackHistory(seeds.seeds[i]!.h), all);
+      const row = Array.from(u16.subarray(i * nS, (i + 1) * nS), (v) => v / 65535);
+      expect(maxDiff(p, row), `seed ${i}: run npx tsx scripts/derive/akt-seeds.ts after changing the model`).toBeLessThanOrEqual(2 / 65535);
+      expect(Math.abs(p.reduce((a, b) => a + b, 0) / nS - akt.initial[i]!)).toBeLessThanOrEqual(1e-4);
     }
   });
 
