@@ -12,7 +12,7 @@ test('the Calibration view shows the tracers on held-out students and the calibr
   await expect(real.getByRole('row', { name: /^akt/ })).toContainText(/0\.\d{4}/);
   await expect(real.getByRole('row', { name: /^bkt/ })).toBeVisible();
   await expect(page.locator('figure canvas').first()).toBeVisible();
-  await expect(page.getByTestId('reference-sim-calibration')).toContainText(/akt\): 55 runs, \d+ \(run, day\) pairs, \d+ attempts: ECE 0\.\d{4}/);
+  await expect(page.getByTestId('reference-sim-calibration')).toContainText(/\(akt akt-d\d+-b\d+-[^)]+\): 55 runs, \d+ \(run, day\) pairs, \d+ attempts: ECE 0\.\d{4}/);
 
   // No stored runs yet: nothing to calibrate, said plainly.
   await page.getByRole('button', { name: 'Compute from my stored runs' }).click();
