@@ -57,6 +57,7 @@ def parse_args(argv=None):
     ap.add_argument("--plateau-halve", type=int, default=0,
                     help="halve the learning rate after this many epochs without a better validation AUC (0 = constant lr, as AKT)")
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--device", default="cpu", help="torch device, e.g. cuda or cuda:0 (default cpu; checkpoints load on the CPU either way)")
     ap.add_argument("--no-bucket", action="store_true", help="pad every batch to --seqlen (AKT's reference); default pads to the batch maximum after grouping pieces by length")
     ap.add_argument("--loss-reduction", choices=["sum", "mean"], default="sum", help="AKT sums the BCE over rows")
     ap.add_argument("--init", default=None, help="start from this checkpoint's weights")
@@ -86,8 +87,9 @@ def predict(model: AKT, pieces, batch: int = 64, fixed_len=None):
     for a in range(0, len(order), batch):
         chunk = [pieces[i] for i in order[a:a + batch]]
         s, q, r, m = kt_data.pad_batch(chunk, fixed_len)
-        logits, _ = model(torch.from_numpy(s), torch.from_numpy(q), torch.from_numpy(r))
-        p = torch.sigmoid(logits).numpy()
+        dev = next(model.parameters()).device
+        logits, _ = model(*(torch.from_numpy(x).to(dev) for x in (s, q, r)))
+        p = torch.sigmoid(logits).cpu().numpy()
         sel = m > 0
         ps.append(p[sel])
         ys.append(r[sel])
@@ -133,6 +135,8 @@ def main(argv=None) -> int:
         with torch.no_grad():  # train uncalibrated
             model.logit_scale.fill_(1.0)
             model.logit_bias.fill_(0.0)
+    device = torch.device(args.device)
+    model.to(device)
     n_params = sum(p.numel() for p in model.parameters())
     log(f"model {json.dumps(model.config())} params={n_params}")
     opt = torch.optim.Adam(model.parameters(), lr=args.lr, betas=(0.9, 0.999), eps=1e-8)
@@ -151,7 +155,7 @@ def main(argv=None) -> int:
         out_of_time = False
         for bi, b in enumerate(batches):
             s, q, r, m = kt_data.pad_batch([tr[i] for i in b], args.seqlen if args.no_bucket else None)
-            s, q, r, m = (torch.from_numpy(x) for x in (s, q, r, m))
+            s, q, r, m = (torch.from_numpy(x).to(device) for x in (s, q, r, m))
             opt.zero_grad()
             loss, logits = model.loss(s, q, r, m)
             rows = float(m.sum())
@@ -161,9 +165,9 @@ def main(argv=None) -> int:
             opt.step()
             tot_loss += float(loss)
             tot_rows += rows
-            sel = m.numpy() > 0
-            ps.append(torch.sigmoid(logits.detach()).numpy()[sel])
-            ys.append(r.numpy()[sel])
+            sel = m.cpu().numpy() > 0
+            ps.append(torch.sigmoid(logits.detach()).cpu().numpy()[sel])
+            ys.append(r.cpu().numpy()[sel])
             if deadline and time.time() > deadline:
                 out_of_time = True
                 break
