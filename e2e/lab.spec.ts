@@ -85,13 +85,20 @@ test('a CLI trace imports into the page and a broken file gives a clear error', 
 });
 
 test('a learner model that cannot be loaded says why, and BKT is there by name as an ablation', async ({ page }) => {
-  // The AKT readout graph is missing on this server: the run stops with an error naming the file.
-  await page.route('**/models/akt/akt_readout.onnx', (route) => route.fulfill({ status: 404, body: 'not here' }));
+  // A damaged AKT readout graph (not the bytes meta.json names): the run stops and says so.
+  await page.route('**/models/akt/akt_readout.onnx', (route) => route.fulfill({ status: 200, body: 'not an onnx file' }));
   await page.goto('/');
   await page.getByLabel('Tutor', { exact: true }).selectOption('withholder');
   await page.getByLabel('Seed', { exact: true }).fill('3');
   await page.getByRole('button', { name: 'Start run' }).click();
   const alert = page.getByRole('alert');
+  await expect(alert).toContainText(/akt_readout\.onnx does not match the model's meta\.json/, { timeout: 60_000 });
+  await expect(page.getByTestId('progress-text')).toHaveText('Failed');
+
+  // The AKT readout graph is missing on this server: the run stops with an error naming the file.
+  await page.unroute('**/models/akt/akt_readout.onnx');
+  await page.route('**/models/akt/akt_readout.onnx', (route) => route.fulfill({ status: 404, body: 'not here' }));
+  await page.getByRole('button', { name: 'Start run' }).click();
   await expect(alert).toContainText('akt_readout.onnx', { timeout: 60_000 });
   await expect(alert).toContainText('404');
   await expect(page.getByTestId('progress-text')).toHaveText('Failed');

@@ -1,6 +1,7 @@
 /**
  * Fetches model files with download progress and keeps them in the Cache Storage API, keyed by
- * URL and content hash, so a second visit does not download them again.
+ * URL and content hash, so a second visit does not download them again. A download whose SHA-256
+ * differs from the one meta.json names is an error and is not cached.
  */
 import type { LoadProgress } from '../../core/index';
 
@@ -23,7 +24,7 @@ export async function fetchModelFile(url: string, version: string, label: string
   if (!res.ok) throw new Error(`could not download ${url}: HTTP ${res.status} ${res.statusText}`);
   const total = Number(res.headers.get('content-length') ?? 0);
   const reader = res.body?.getReader();
-  let bytes: Uint8Array;
+  let bytes: Uint8Array<ArrayBuffer>;
   if (!reader) {
     bytes = new Uint8Array(await res.arrayBuffer());
   } else {
@@ -43,7 +44,16 @@ export async function fetchModelFile(url: string, version: string, label: string
       o += c.length;
     }
   }
+  // Web Crypto exists in secure contexts only (https, localhost); elsewhere the check cannot run,
+  // and the progress line says so rather than claiming a verified file.
+  const subtle = typeof crypto !== 'undefined' ? crypto.subtle : undefined;
+  let verified = false;
+  if (subtle && /^[0-9a-f]{64}$/.test(version)) {
+    const digest = Array.from(new Uint8Array(await subtle.digest('SHA-256', bytes)), (b) => b.toString(16).padStart(2, '0')).join('');
+    if (digest !== version) throw new Error(`${url} does not match the model's meta.json (sha256 ${digest.slice(0, 12)}…, expected ${version.slice(0, 12)}…): a damaged or mixed-up download; reload, or re-deploy the model files together`);
+    verified = true;
+  }
   if (cache) await cache.put(key, new Response(bytes.slice(), { headers: { 'content-type': 'application/octet-stream' } })).catch(() => undefined);
-  onProgress?.({ progress: 1, text: `${label}: downloaded${cache ? ' and cached' : ' (this page cannot cache it)'}` });
+  onProgress?.({ progress: 1, text: `${label}: downloaded${verified ? ', checked' : ' (not checked: no Web Crypto in this page)'}${cache ? ' and cached' : ' (this page cannot cache it)'}` });
   return { bytes, fromCache: false };
 }

@@ -200,6 +200,7 @@ export class Lab {
     this.progressText = 'Loading the learner model…';
     this.#abort = new AbortController();
     let tracer: WorkerTracer | null = null;
+    let loading = true;
     const buffer: TraceEvent[] = [];
     const all: TraceEvent[] = [];
     let writes = Promise.resolve();
@@ -212,7 +213,11 @@ export class Lab {
       this.runs = [rec, ...this.runs];
       this.selectedKey = key;
       this.selectedEvents = [];
-      tracer = await createWorkerTracer(scenario.learner.tracer, (p) => (this.progressText = p.text));
+      // Downloads still in flight after a failure must not overwrite "Failed".
+      tracer = await createWorkerTracer(scenario.learner.tracer, (p) => {
+        if (loading) this.progressText = p.text;
+      });
+      loading = false;
       const l = tracer.loaded;
       this.tracerStatus = `Learner model: ${l.info.name} (${l.info.version}) on ${l.runtime}; ${l.reason}${l.fromCache ? '' : '; model downloaded'}`;
       this.progressText = 'Running…';
@@ -264,6 +269,7 @@ export class Lab {
       rec.status = 'failed';
       rec.events = all.length;
       rec.error = errorMessage(e);
+      loading = false;
       this.error = `The run failed: ${errorMessage(e)}. The events recorded so far are kept.`;
       this.progressText = 'Failed';
     } finally {
