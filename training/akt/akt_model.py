@@ -303,3 +303,9 @@ class AKT(nn.Module):
                 "n_blocks": self.n_blocks, "n_heads": self.n_heads,
                 "d_ff": self.knowledge_encoder[0].lin1.out_features,
                 "final_fc": self.out[0].out_features, "final_fc2": self.out[3].out_features, "l2": self.l2}
+
+
+def load_checkpoint(path: str) -> Tuple[AKT, dict]:
+    """A checkpoint written by train.py or calibrate.py, on the CPU in eval mode, and its dict."""
+    ck = torch.load(path, map_location="cpu")
+    return AKT.from_checkpoint(ck).eval(), ck

@@ -18,7 +18,7 @@ import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import kt_data  # noqa: E402
-from akt_model import AKT  # noqa: E402
+from akt_model import load_checkpoint  # noqa: E402
 from train import predict  # noqa: E402
 
 
@@ -32,8 +32,7 @@ def main():
     ap.add_argument("--threads", type=int, default=2)
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
-    ck = torch.load(args.checkpoint, map_location="cpu")
-    m = AKT.from_checkpoint(ck).eval()
+    m, ck = load_checkpoint(args.checkpoint)
     with torch.no_grad():
         m.logit_scale.fill_(1.0)
         m.logit_bias.fill_(0.0)

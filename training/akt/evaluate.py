@@ -16,25 +16,13 @@ import json
 import os
 import sys
 
-import numpy as np
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import kt_data  # noqa: E402
 import metrics  # noqa: E402
-from export_onnx import load_checkpoint  # noqa: E402
+from akt_model import load_checkpoint  # noqa: E402
 from train import predict  # noqa: E402
-
-
-def calib(y, p, bins=10):
-    edges = np.linspace(0, 1, bins + 1)
-    idx = np.clip(np.digitize(p, edges) - 1, 0, bins - 1)
-    ece = 0.0
-    for b in range(bins):
-        sel = idx == b
-        if sel.any():
-            ece += sel.mean() * abs(p[sel].mean() - y[sel].mean())
-    return {"brier": float(np.mean((p - y) ** 2)), "ece_10bin": float(ece)}
 
 
 def main():
@@ -53,7 +41,7 @@ def main():
     for name, studs in (("valid", ds.valid), ("test", ds.test)):
         p, y, c = predict(m, kt_data.chunk(studs, args.seqlen))
         r = metrics.summary(y, p)
-        r.update(calib(y.astype(np.float64), p.astype(np.float64)))
+        r.update(metrics.calibration(y, p))
         r["first_kc_row_only"] = metrics.summary(y[~c], p[~c])
         out[name] = r
         print(f"{name}: auc {r['auc']:.4f} acc {r['acc']:.4f} logloss {r['logloss']:.4f} brier {r['brier']:.4f} "

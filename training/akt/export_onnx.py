@@ -36,7 +36,7 @@ from torch import nn
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import kt_data  # noqa: E402
-from akt_model import AKT  # noqa: E402
+from akt_model import AKT, load_checkpoint  # noqa: E402
 
 OPSET = 17
 FILES = {"full": "akt_full.onnx", "encode": "akt_encode.onnx", "readout": "akt_readout.onnx", "append": "akt_append.onnx"}
@@ -77,11 +77,6 @@ class Readout(nn.Module):
 
     def forward(self, cache, hist_len, cand_skills, cand_questions):
         return torch.sigmoid(self.m.readout(cache, hist_len, cand_skills, cand_questions))
-
-
-def load_checkpoint(path: str) -> tuple[AKT, dict]:
-    ck = torch.load(path, map_location="cpu")
-    return AKT.from_checkpoint(ck).eval(), ck
 
 
 def export_all(m: AKT, out_dir: str) -> dict:

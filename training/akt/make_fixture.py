@@ -23,7 +23,7 @@ import sys
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from export_onnx import load_checkpoint  # noqa: E402
+from akt_model import load_checkpoint  # noqa: E402
 
 
 def main():

@@ -1,4 +1,4 @@
-"""AUC / accuracy / log-loss in numpy (no scikit-learn on this machine).
+"""AUC / accuracy / log-loss / Brier / ECE in numpy (no scikit-learn on this machine).
 
 ``auc`` equals sklearn.metrics.roc_auc_score (ties get average ranks, Mann-Whitney U);
 ``accuracy`` thresholds at 0.5 the way AKT's run.py does (p > 0.5 -> 1, else 0).
@@ -38,3 +38,17 @@ def logloss(y: np.ndarray, p: np.ndarray) -> float:
 
 def summary(y: np.ndarray, p: np.ndarray) -> dict:
     return {"auc": auc(y, p), "acc": accuracy(y, p), "logloss": logloss(y, p), "n": int(len(y))}
+
+
+def calibration(y: np.ndarray, p: np.ndarray, bins: int = 10) -> dict:
+    """Brier score and ECE over ``bins`` equal-width bins of p (weighted by the bins' counts)."""
+    y = np.asarray(y, np.float64)
+    p = np.asarray(p, np.float64)
+    edges = np.linspace(0, 1, bins + 1)
+    idx = np.clip(np.digitize(p, edges) - 1, 0, bins - 1)
+    ece = 0.0
+    for b in range(bins):
+        sel = idx == b
+        if sel.any():
+            ece += sel.mean() * abs(p[sel].mean() - y[sel].mean())
+    return {"brier": float(np.mean((p - y) ** 2)), f"ece_{bins}bin": float(ece)}

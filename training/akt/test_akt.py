@@ -14,7 +14,7 @@ import sys
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from akt_model import AKT  # noqa: E402
+from akt_model import AKT, load_checkpoint  # noqa: E402
 
 
 def random_model(seed: int = 0, **kw) -> AKT:
@@ -30,10 +30,6 @@ def random_model(seed: int = 0, **kw) -> AKT:
     return m.eval()
 
 
-def load_checkpoint(path: str) -> AKT:
-    return AKT.from_checkpoint(torch.load(path, map_location="cpu")).eval()
-
-
 def rand_batch(m: AKT, B: int, L: int, g: torch.Generator):
     s = torch.randint(1, m.n_skills + 1, (B, L), generator=g)
     q = torch.randint(1, m.n_questions + 1, (B, L), generator=g)
@@ -47,7 +43,7 @@ def main() -> int:
     ap.add_argument("--threads", type=int, default=2)
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
-    m = load_checkpoint(args.checkpoint) if args.checkpoint else random_model()
+    m = load_checkpoint(args.checkpoint)[0] if args.checkpoint else random_model()
     g = torch.Generator().manual_seed(1)
     results = []
 

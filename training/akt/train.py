@@ -84,10 +84,10 @@ def predict(model: AKT, pieces, batch: int = 64, fixed_len=None):
     model.eval()
     order = sorted(range(len(pieces)), key=lambda i: len(pieces[i][0]))
     ps, ys, cont = [], [], []
+    dev = next(model.parameters()).device
     for a in range(0, len(order), batch):
         chunk = [pieces[i] for i in order[a:a + batch]]
         s, q, r, m = kt_data.pad_batch(chunk, fixed_len)
-        dev = next(model.parameters()).device
         logits, _ = model(*(torch.from_numpy(x).to(dev) for x in (s, q, r)))
         p = torch.sigmoid(logits).cpu().numpy()
         sel = m > 0
@@ -154,8 +154,8 @@ def main(argv=None) -> int:
         batches = make_batches(tr, args.batch, rng, not args.no_bucket)
         out_of_time = False
         for bi, b in enumerate(batches):
-            s, q, r, m = kt_data.pad_batch([tr[i] for i in b], args.seqlen if args.no_bucket else None)
-            s, q, r, m = (torch.from_numpy(x).to(device) for x in (s, q, r, m))
+            s_np, q_np, r_np, m_np = kt_data.pad_batch([tr[i] for i in b], args.seqlen if args.no_bucket else None)
+            s, q, r, m = (torch.from_numpy(x).to(device) for x in (s_np, q_np, r_np, m_np))
             opt.zero_grad()
             loss, logits = model.loss(s, q, r, m)
             rows = float(m.sum())
@@ -165,9 +165,9 @@ def main(argv=None) -> int:
             opt.step()
             tot_loss += float(loss)
             tot_rows += rows
-            sel = m.cpu().numpy() > 0
+            sel = m_np > 0
             ps.append(torch.sigmoid(logits.detach()).cpu().numpy()[sel])
-            ys.append(r.cpu().numpy()[sel])
+            ys.append(r_np[sel])
             if deadline and time.time() > deadline:
                 out_of_time = True
                 break

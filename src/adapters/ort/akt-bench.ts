@@ -50,10 +50,9 @@ export async function benchAkt(backend: OrtAktBackend, tracer: AktTracer, histor
   let cache = await backend.encode(w.skills, w.questions, w.responses);
   let inc = await backend.readout(cache, L, cs, cq);
   const warmUntil = now() + 3000;
-  for (let i = 0; i < 20 || now() < warmUntil; i++) {
+  for (let i = 0; i < 200 && (i < 20 || now() < warmUntil); i++) {
     cache = await backend.encode(w.skills, w.questions, w.responses);
     inc = await backend.readout(cache, L, cs, cq);
-    if (i >= 200) break;
   }
   const tEnc: number[] = [];
   const tRead: number[] = [];

@@ -8,14 +8,16 @@ const level = (v: string): Level => {
   return n;
 };
 
-export function registerItems(program: Command): void {
-  const items = program.command('items').description('The item bank: sample items, grade answers, self-check the generators.');
-  items
-    .command('sample')
-    .description('Print one item of a skill at a level (plain text; --json for everything).')
+/** The options that name one generated item: skill, level and seed. */
+const itemOptions = (c: Command): Command =>
+  c
     .requiredOption('--skill <id>', 'skill id (1..110)', int('--skill'))
     .option('--level <n>', 'difficulty level 1..3', level, 2 as Level)
-    .option('--seed <n>', 'seed', int('--seed'), 1)
+    .option('--seed <n>', 'seed', int('--seed'), 1);
+
+export function registerItems(program: Command): void {
+  const items = program.command('items').description('The item bank: sample items, grade answers, self-check the generators.');
+  itemOptions(items.command('sample').description('Print one item of a skill at a level (plain text; --json for everything).'))
     .option('--json', 'print JSON')
     .action((o: { skill: number; level: Level; seed: number; json?: boolean }) => {
       const it = itemAsPlainText(sampleItem(o.skill, o.level, o.seed));
@@ -28,12 +30,7 @@ export function registerItems(program: Command): void {
       console.log(`steps:\n${it.steps.map((s, i) => `  ${i + 1}. ${s}`).join('\n')}`);
       console.log(`hints:\n${it.hints.map((s, i) => `  ${i + 1}. ${s}`).join('\n')}`);
     });
-  items
-    .command('grade')
-    .description('Grade a response to a sampled item (exit status 1 when incorrect).')
-    .requiredOption('--skill <id>', 'skill id', int('--skill'))
-    .option('--level <n>', 'level', level, 2 as Level)
-    .option('--seed <n>', 'seed', int('--seed'), 1)
+  itemOptions(items.command('grade').description('Grade a response to a sampled item (exit status 1 when incorrect).'))
     .requiredOption('--response <text>', 'the answer to grade')
     .action((o: { skill: number; level: Level; seed: number; response: string }) => {
       const r = gradeItem(o.skill, o.level, o.seed, o.response);

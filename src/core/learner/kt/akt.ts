@@ -44,7 +44,7 @@ export class AktTracer implements KnowledgeTracer {
   readonly info: TracerInfo;
   readonly meta: AktMeta;
   readonly #backend: AktBackend;
-  #lastWindow: (Window & { base: number }) | null = null;
+  #lastWindow: Window | null = null;
   #lastCache: Promise<AktCache> | null = null;
   /** Encodes, appended rows and readouts done (for benchmarks and tests). */
   readonly counters = { encodes: 0, appends: 0, readouts: 0, cacheHits: 0 };
@@ -93,18 +93,19 @@ export class AktTracer implements KnowledgeTracer {
   #cacheFor(w: Window): Promise<AktCache> {
     const last = this.#lastWindow;
     const base = this.#baseOf(w);
-    if (last && this.#lastCache && last.base === base && sameRows(last, w)) {
+    const lastBase = last ? this.#baseOf(last) : -1;
+    if (last && this.#lastCache && lastBase === base && sameRows(last, w)) {
       this.counters.cacheHits++;
       return this.#lastCache;
     }
-    const append = this.#backend.append?.bind(this.#backend);
+    // Rows i0.. of the window onto a cache (none when i0 = w.length; base < length implies append exists).
     const appendRows = async (from: Promise<AktCache>, i0: number): Promise<AktCache> => {
       let c = await from;
-      for (let i = i0; i < w.length; i++) c = await append!(c, w.skills[i]!, w.questions[i]!, w.responses[i]!);
+      for (let i = i0; i < w.length; i++) c = await this.#backend.append!(c, w.skills[i]!, w.questions[i]!, w.responses[i]!);
       return c;
     };
     let p: Promise<AktCache>;
-    if (append && last && this.#lastCache && base < w.length && last.base === base && extends_(last, w)) {
+    if (last && this.#lastCache && base < w.length && lastBase === base && extends_(last, w)) {
       // The history grew within the same block and no row has left the window: extend the
       // cached encoding by the new rows instead of encoding the history again.
       this.counters.appends += w.length - last.length;
@@ -112,11 +113,10 @@ export class AktTracer implements KnowledgeTracer {
     } else {
       this.counters.encodes++;
       const n = Math.max(base, 1); // an empty history is its one padding row
-      const enc = base < w.length ? this.#backend.encode(w.skills.slice(0, n), w.questions.slice(0, n), w.responses.slice(0, n)) : this.#backend.encode(w.skills, w.questions, w.responses);
       this.counters.appends += w.length - base;
-      p = base < w.length ? appendRows(enc, base) : enc;
+      p = appendRows(this.#backend.encode(w.skills.slice(0, n), w.questions.slice(0, n), w.responses.slice(0, n)), base);
     }
-    this.#lastWindow = { ...w, base };
+    this.#lastWindow = w;
     this.#lastCache = p;
     // A failed encode must not stay cached.
     p.catch(() => {
@@ -169,16 +169,17 @@ const APPEND_BLOCK = 16;
  * are `b`'s first rows.
  */
 function extends_(a: Window, b: Window): boolean {
-  if (a.start !== 0 || b.start !== 0 || a.length < 1 || b.length <= a.length) return false;
-  for (let i = 0; i < a.length; i++) {
-    if (a.skills[i] !== b.skills[i] || a.questions[i] !== b.questions[i] || a.responses[i] !== b.responses[i]) return false;
-  }
-  return true;
+  return a.start === 0 && b.start === 0 && a.length >= 1 && b.length > a.length && samePrefix(a, b, a.length);
 }
 
-function sameRows(a: { skills: Int32Array; questions: Int32Array; responses: Int32Array }, b: { skills: Int32Array; questions: Int32Array; responses: Int32Array }): boolean {
-  if (a.skills.length !== b.skills.length) return false;
-  for (let i = 0; i < a.skills.length; i++) {
+type Rows = { skills: Int32Array; questions: Int32Array; responses: Int32Array };
+
+function sameRows(a: Rows, b: Rows): boolean {
+  return a.skills.length === b.skills.length && samePrefix(a, b, a.skills.length);
+}
+
+function samePrefix(a: Rows, b: Rows, n: number): boolean {
+  for (let i = 0; i < n; i++) {
     if (a.skills[i] !== b.skills[i] || a.questions[i] !== b.questions[i] || a.responses[i] !== b.responses[i]) return false;
   }
   return true;
