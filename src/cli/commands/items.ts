@@ -30,11 +30,16 @@ export function registerItems(program: Command): void {
       console.log(`steps:\n${it.steps.map((s, i) => `  ${i + 1}. ${s}`).join('\n')}`);
       console.log(`hints:\n${it.hints.map((s, i) => `  ${i + 1}. ${s}`).join('\n')}`);
     });
-  itemOptions(items.command('grade').description('Grade a response to a sampled item (exit status 1 when incorrect).'))
-    .requiredOption('--response <text>', 'the answer to grade')
-    .action((o: { skill: number; level: Level; seed: number; response: string }) => {
-      const r = gradeItem(o.skill, o.level, o.seed, o.response);
-      console.log(`${r.correct ? 'correct' : 'incorrect'} (answer: ${r.answer}; item ${r.item})`);
+  itemOptions(items.command('grade').description('Grade an answer to a sampled item (exit status 1 when incorrect).'))
+    .option('--answer <text>', 'the answer to grade')
+    .option('--response <text>', 'the same as --answer')
+    .option('--json', 'print JSON: correct, the answer given, the item\'s answer and id')
+    .action((o: { skill: number; level: Level; seed: number; answer?: string; response?: string; json?: boolean }) => {
+      const given = o.answer ?? o.response;
+      if (given === undefined) throw new Error('items grade needs the answer to grade: --answer "<text>"');
+      const r = gradeItem(o.skill, o.level, o.seed, given);
+      if (o.json) console.log(JSON.stringify({ correct: r.correct, given, answer: r.answer, item: r.item }, null, 2));
+      else console.log(`${r.correct ? 'correct' : 'incorrect'} (answer: ${r.answer}; item ${r.item})`);
       if (!r.correct) process.exitCode = 1;
     });
   items
