@@ -53,7 +53,13 @@ export async function fetchModelFile(url: string, version: string, label: string
     if (digest !== version) throw new Error(`${url} does not match the model's meta.json (sha256 ${digest.slice(0, 12)}…, expected ${version.slice(0, 12)}…): a damaged or mixed-up download; reload, or re-deploy the model files together`);
     verified = true;
   }
-  if (cache) await cache.put(key, new Response(bytes.slice(), { headers: { 'content-type': 'application/octet-stream' } })).catch(() => undefined);
-  onProgress?.({ progress: 1, text: `${label}: downloaded${verified ? ', checked' : ' (not checked: no Web Crypto in this page)'}${cache ? ' and cached' : ' (this page cannot cache it)'}` });
+  // A full or refused cache costs a download next time, not this run: say so and go on.
+  const cached = cache
+    ? await cache.put(key, new Response(bytes.slice(), { headers: { 'content-type': 'application/octet-stream' } })).then(
+        () => ' and cached',
+        (e: unknown) => ` (not cached: ${e instanceof Error ? e.message : String(e)})`,
+      )
+    : ' (this page cannot cache it)';
+  onProgress?.({ progress: 1, text: `${label}: downloaded${verified ? ', checked' : ' (not checked: no Web Crypto in this page)'}${cached}` });
   return { bytes, fromCache: false };
 }
