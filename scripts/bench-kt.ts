@@ -6,7 +6,8 @@
  *
  *   npm run bench:kt -- [--model public/models/akt] [--history 200] [--checkpoint <akt .pt>] [--no-browser]
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
+import { preview } from 'vite';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { chromium } from '@playwright/test';
@@ -24,11 +25,11 @@ const history = Number(arg('--history', '200'));
 const checkpoint = arg('--checkpoint', null);
 const browser = !process.argv.includes('--no-browser');
 
-type Row = { where: string; incrementalMs?: number; encodeMs?: number; readoutMs?: number; naiveMs?: number; naiveBatchedMs?: number; maxAbsDiff?: number; appendIncrementalMs?: number | null; appendMs?: number | null; appendMaxAbsDiff?: number | null; note?: string };
+type Row = { where: string; steadyMs?: number; steadyAnswers?: number; steadyEncodes?: number; steadyAppends?: number; incrementalMs?: number; encodeMs?: number; readoutMs?: number; naiveMs?: number; naiveBatchedMs?: number; maxAbsDiff?: number; appendIncrementalMs?: number | null; appendMs?: number | null; appendMaxAbsDiff?: number | null; note?: string };
 const rows: Row[] = [];
 
 console.log(`AKT model: ${modelDir}; history ${history} rows; all skills`);
-const { tracer, backend } = await loadNodeAkt(modelDir, true);
+const { tracer, backend, meta } = await loadNodeAkt(modelDir, true);
 const seeds = await loadPersonaSeeds();
 const longest = seeds.seeds.reduce((a, b) => (b.n > a.n ? b : a));
 const h = historyOfLength(unpackHistory(longest.h), history);
@@ -46,9 +47,9 @@ if (checkpoint) {
 if (browser) {
   const exe = process.env.CHROMIUM_PATH ?? (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined);
   if (!existsSync(resolve('dist/bench/kt.html'))) spawnSync('npx', ['vite', 'build'], { stdio: 'inherit' });
-  const server = spawn('npx', ['vite', 'preview', '--port', '4179', '--strictPort', '--host', '127.0.0.1'], { stdio: 'ignore' });
+  // Vite's own preview server, in this process, so that nothing is left running afterwards.
+  const server = await preview({ logLevel: 'silent', preview: { port: 4179, strictPort: true, host: '127.0.0.1' } });
   try {
-    await new Promise((r) => setTimeout(r, 2500));
     const b = await chromium.launch({ ...(exe ? { executablePath: exe } : {}), args: ['--headless', '--no-sandbox', '--enable-unsafe-webgpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
     const page = await b.newPage();
     await page.goto(`http://127.0.0.1:4179/bench/kt.html?history=${history}&reps=10&naive=1`);
@@ -59,22 +60,23 @@ if (browser) {
     }
     await b.close();
   } finally {
-    server.kill();
+    await server.close();
   }
 }
 
 const f = (x: number | undefined) => (x === undefined ? '—' : x >= 100 ? x.toFixed(0) : x.toFixed(2));
-console.log('\n| where | incremental ms | (encode + readout) | after one more answer, append + readout ms | naive ms (1 forward per skill) | naive, batched ms | speed-up vs naive | max abs diff (naive; append) |');
-console.log('|---|---|---|---|---|---|---|---|');
+console.log(`\nFixed-size columns: a window of ${Math.min(history, meta.context_window.max_history)} rows (the longest the model reads). Per answer: ${history} rows, then one more answer at a time, each followed by a readout of all skills (the simulator's path; the window slides by 16 rows, so one encode every 16 answers and appends in between).`);
+console.log('\n| where | per answer ms (encodes, appends) | incremental ms | (encode + readout) | after one more answer, append + readout ms | naive ms (1 forward per skill) | naive, batched ms | speed-up vs naive | max abs diff (naive; append) |');
+console.log('|---|---|---|---|---|---|---|---|---|');
 for (const r of rows) {
   if (r.incrementalMs === undefined) {
-    console.log(`| ${r.where} | ${r.note} | | | | | | |`);
+    console.log(`| ${r.where} | ${r.note} | | | | | | | |`);
     continue;
   }
   const sp = r.naiveMs ? `${(r.naiveMs / r.incrementalMs).toFixed(0)}×` : '—';
   const app = r.appendIncrementalMs != null ? `${f(r.appendIncrementalMs)} (${f(r.appendMs ?? undefined)} + readout)` : '—';
   const diffs = `${r.maxAbsDiff !== undefined ? r.maxAbsDiff.toExponential(1) : '—'}; ${r.appendMaxAbsDiff != null ? r.appendMaxAbsDiff.toExponential(1) : '—'}`;
-  console.log(`| ${r.where} | ${f(r.incrementalMs)} | ${r.encodeMs !== undefined ? `${f(r.encodeMs)} + ${f(r.readoutMs)}` : '—'} | ${app} | ${f(r.naiveMs)} | ${f(r.naiveBatchedMs)} | ${sp} | ${diffs} |${r.note && r.incrementalMs !== undefined ? ` ${r.note}` : ''}`);
+  console.log(`| ${r.where} | ${r.steadyMs !== undefined ? `${f(r.steadyMs)} (${r.steadyEncodes}, ${r.steadyAppends} over ${r.steadyAnswers})` : '—'} | ${f(r.incrementalMs)} | ${r.encodeMs !== undefined ? `${f(r.encodeMs)} + ${f(r.readoutMs)}` : '—'} | ${app} | ${f(r.naiveMs)} | ${f(r.naiveBatchedMs)} | ${sp} | ${diffs} |${r.note && r.incrementalMs !== undefined ? ` ${r.note}` : ''}`);
 }
 const torch = rows.find((r) => r.where.startsWith('PyTorch') && r.incrementalMs !== undefined);
 if (torch) console.log(`\nNode wasm / PyTorch (incremental): ${(node.incrementalMs / torch.incrementalMs!).toFixed(2)}×`);

@@ -19,6 +19,7 @@ Conventions
 from __future__ import annotations
 
 import math
+import warnings
 from typing import Tuple
 
 import torch
@@ -26,6 +27,28 @@ import torch.nn.functional as F
 from torch import nn
 
 NEG_FILL = -1e9
+
+
+class _MassAfter(torch.autograd.Function):
+    """sum_{k > j} p_k along the last axis (an exclusive reverse cumulative sum).
+
+    In PyTorch it is flip / cumsum / flip / shift; in ONNX it is one CumSum node with
+    exclusive=1 and reverse=1, which adds the same numbers in the same order (from the last key
+    back), so both give the same floats. The ONNX form saves the two flips (strided Slice nodes),
+    the shift and the concatenation, which are a good part of a readout's time in onnxruntime-web.
+    Only used under no_grad (the attention distances carry no gradient in AKT)."""
+
+    @staticmethod
+    def forward(ctx, p):  # noqa: D401
+        rev = torch.flip(torch.cumsum(torch.flip(p, [-1]), dim=-1), [-1])  # sum_{k >= j} p_k
+        return torch.cat([rev[..., 1:], torch.zeros_like(rev[..., :1])], dim=-1)
+
+    @staticmethod
+    def symbolic(g, p):
+        with warnings.catch_warnings():  # torch 1.13 calls g.op on an autograd.Function's graph deprecated
+            warnings.simplefilter("ignore", FutureWarning)
+            axis = g.op("Constant", value_t=torch.tensor([-1], dtype=torch.int64)[0])
+            return g.op("CumSum", p, axis, exclusive_i=1, reverse_i=1)
 
 
 def monotonic_probs(scores: torch.Tensor, allowed: torch.Tensor, pos_eff: torch.Tensor,
@@ -36,23 +59,29 @@ def monotonic_probs(scores: torch.Tensor, allowed: torch.Tensor, pos_eff: torch.
     allowed bool, broadcastable to scores; True where the key may be attended
     pos_eff float, broadcastable to scores; |position(query) - position(key)|
     gammas  [H, 1, 1]       decay parameters (theta = -softplus(gamma))
+
+    Masking adds 0 or NEG_FILL (one broadcast Add instead of a Where on the full scores tensor).
+    A row with at least one allowed key gives exactly 0 to every masked key (exp underflows) and
+    the same weights to allowed keys as a masked_fill would; a fully masked row (the first row
+    of the retriever) is zeroed by the final multiplication by the mask, which is what AKT's
+    ``zero_pad`` does, so no NaN can appear.
     """
     allowed_f = allowed.to(scores.dtype)
+    fill = (allowed_f - 1.0) * (-NEG_FILL)  # 0 where allowed, NEG_FILL where masked
     with torch.no_grad():
-        s0 = scores.masked_fill(~allowed, NEG_FILL)
-        p = torch.softmax(s0, dim=-1) * allowed_f
+        p = torch.softmax(scores + fill, dim=-1)
         # AKT writes the attention mass after key j as sum(p) - cumsum(p)_j.  Mathematically
         # that is the exclusive reverse cumsum computed here; numerically, the subtraction leaves
         # a rounding residue (~1e-7 in fp32) where the true value is 0 (the last visible key),
         # which the sqrt below amplifies to ~3e-4 and which changes with padding / summation
-        # order.  The reverse cumsum is exactly 0 there and does not depend on padding.
-        rev = torch.flip(torch.cumsum(torch.flip(p, [-1]), dim=-1), [-1])  # sum_{k >= j} p_k
-        after = torch.cat([rev[..., 1:], torch.zeros_like(rev[..., :1])], dim=-1)  # sum_{k > j} p_k
-        dist = torch.sqrt(torch.clamp(after * pos_eff, min=0.0))
+        # order.  The reverse cumsum is exactly 0 there and does not depend on padding.  Masked
+        # keys have p = 0 (or, in a fully masked row, whatever: that row is zeroed at the end),
+        # and mass and distance are non-negative, so no clamp is needed before the sqrt.
+        dist = torch.sqrt(_MassAfter.apply(p) * pos_eff)
     theta = -F.softplus(gammas).unsqueeze(0)  # [1, H, 1, 1]
-    total_effect = torch.clamp(torch.exp(dist.detach() * theta), min=1e-5, max=1e5)
-    s = (scores * total_effect).masked_fill(~allowed, NEG_FILL)
-    return torch.softmax(s, dim=-1) * allowed_f
+    # exp of a non-positive number is at most 1, so AKT's upper clamp (1e5) never acts.
+    total_effect = torch.clamp(torch.exp(dist.detach() * theta), min=1e-5)
+    return torch.softmax(scores * total_effect + fill, dim=-1) * allowed_f
 
 
 class MonotonicMHA(nn.Module):
@@ -259,12 +288,25 @@ class AKT(nn.Module):
                 x = ret.post(x, self._attend_row(ret.attn, x, cache[:, 4 * k + 2], cache[:, 4 * k + 3], allowed_strict, pe_strict))
         return torch.stack(rows, dim=1), torch.stack(ke_rows, dim=1)
 
+    def _linear_of_candidates(self, lin: nn.Linear, skills, u, weight=None, bias=None):
+        """lin(q_embed(s) + u * q_embed_diff(s)) as two gathers from per-skill tables,
+        (c W^T + b)[s] + u * (d W^T)[s]: the same value up to float rounding, without a matrix
+        product per candidate (in ONNX the tables are products of weights, which onnxruntime
+        folds into constants when the session is created)."""
+        w = lin.weight if weight is None else weight
+        b = lin.bias if bias is None else bias
+        tc = F.linear(self.q_embed.weight, w, b)  # [n_skills + 1, out]
+        td = F.linear(self.q_embed_diff.weight, w)
+        return F.embedding(skills, tc) + u * F.embedding(skills, td)
+
     def readout(self, cache, hist_len, cand_skills, cand_questions) -> torch.Tensor:
         """cache [B, 4N, L, d]; hist_len [B] (valid history rows, right padding after them);
         cand_skills / cand_questions [B, C].  Returns logits [B, C] for each candidate as the
-        next row (position hist_len) after the history."""
-        xc, _ = self.question_embedding(cand_skills, cand_questions)  # [B, C, d]
-        xq = xc
+        next row (position hist_len) after the history.  The candidate's own terms (its key and
+        value in the first question layer, its half of the output layer's first product) come
+        from per-skill tables (_linear_of_candidates), so a readout computes per candidate only
+        what depends on the history."""
+        xc, u = self.question_embedding(cand_skills, cand_questions)  # [B, C, d], [B, C, 1]
         L = cache.size(2)
         n = hist_len.to(torch.float32).unsqueeze(1)  # [B, 1]
         pos = torch.arange(L, dtype=torch.float32, device=cache.device).unsqueeze(0)  # [1, L]
@@ -276,8 +318,11 @@ class AKT(nn.Module):
         for k, (qa, ret) in enumerate(zip(self.question_layers, self.retriever_layers)):
             a = qa.attn
             KA, VA = a.split(cache[:, 4 * k]), a.split(cache[:, 4 * k + 1])
-            qc = a.split(a.k_linear(xc))  # [B, H, C, dk]
-            vc = a.split(a.v_linear(xc))
+            if k == 0:  # block 0's question layer reads the embedding itself
+                qc = a.split(self._linear_of_candidates(a.k_linear, cand_skills, u))  # [B, H, C, dk]
+                vc = a.split(self._linear_of_candidates(a.v_linear, cand_skills, u))
+            else:
+                qc, vc = a.split(a.k_linear(xc)), a.split(a.v_linear(xc))
             s_hist = torch.matmul(qc, KA.transpose(-2, -1))
             s_self = torch.sum(qc * qc, dim=-1, keepdim=True)
             scores = torch.cat([s_hist, s_self], dim=-1) / math.sqrt(a.d_k)
@@ -290,7 +335,12 @@ class AKT(nn.Module):
             scores = torch.matmul(qr, KR.transpose(-2, -1)) / math.sqrt(r.d_k)
             p = r.dropout(monotonic_probs(scores, valid, pe_hist, r.gammas))
             xc = ret.post(xc, r.out_proj(r.merge(torch.matmul(p, VR))))
-        return self._head(xc, xq)
+        # The output layer's first product, cat([x, xq]) W^T + b, split into x's half and the
+        # candidate's half (a table lookup: xq is the candidate's embedding).
+        first = self.out[0]
+        d = self.d_model
+        pre = F.linear(xc, first.weight[:, :d]) + self._linear_of_candidates(first, cand_skills, u, first.weight[:, d:], first.bias)
+        return self.out[1:](pre).squeeze(-1) * self.logit_scale + self.logit_bias
 
     def loss(self, skills, questions, responses, mask):
         """AKT's training objective: summed BCE over real rows + l2 * sum(u_q^2) over rows."""

@@ -28,6 +28,7 @@ import hashlib
 import json
 import os
 import sys
+import warnings
 from collections import defaultdict
 
 import numpy as np
@@ -39,6 +40,9 @@ import kt_data  # noqa: E402
 from akt_model import AKT, load_checkpoint  # noqa: E402
 
 OPSET = 17
+# akt_model._MassAfter's symbolic emits a Constant node (the CumSum axis); torch 1.13 warns that it has
+# no shape inference for it, which is harmless for a scalar constant.
+warnings.filterwarnings("ignore", message="The shape inference of prim::Constant")
 FILES = {"full": "akt_full.onnx", "encode": "akt_encode.onnx", "readout": "akt_readout.onnx", "append": "akt_append.onnx"}
 
 
@@ -249,8 +253,10 @@ def main():
         "rows": "KC level: an answer to a question tagged with k skills is k consecutive rows (same question id and response, one skill each), as in the training data",
         "context_window": {
             "max_history": max_hist,
-            "rule": f"keep the most recent max_history={max_hist} KC rows (drop the oldest); a candidate then sits at position <= {max_hist}, "
-                    f"inside the training length seqlen={seqlen} (training pieces are at most {seqlen} rows, positions 0..{seqlen - 1})",
+            "rule": f"read at most the most recent max_history={max_hist} KC rows (drop the oldest); a candidate then sits at position <= {max_hist}, "
+                    f"inside the training length seqlen={seqlen} (training pieces are at most {seqlen} rows, positions 0..{seqlen - 1}). "
+                    "The app's tracer drops old rows in blocks of 16 (a window keeps the most recent max_history - 15 .. max_history rows), "
+                    "so that most new answers are one append (src/core/learner/kt/akt.ts)",
             "empty_history": "pass one padding row (skills=questions=responses=0, L=1) to encode and hist_len=0 to readout",
         },
         "graphs": {
@@ -281,7 +287,7 @@ def main():
             "append": {
                 **info["append"],
                 "purpose": "extend a history of L >= 1 real rows (no padding) by one row without re-encoding it; "
-                           "exact only while the context window keeps every row (no oldest row dropped)",
+                           "exact while the history's first row stays the same (no row dropped from the front)",
                 "inputs": [
                     {"name": "cache", "dtype": "float32", "shape": [1, 4 * nb, "length", d], "meaning": "encode's cache of the history"},
                     {"name": "ke_cache", "dtype": "float32", "shape": [1, 2 * nb, "length", d], "meaning": "encode's ke_cache of the history"},

@@ -16,7 +16,7 @@ const api = {
     const a = gpu ? await gpu.requestAdapter().catch(() => null) : null;
     return { adapter: !!a, fallback: !!a?.info?.isFallbackAdapter };
   },
-  async run(baseUrl: string, rt: 'wasm' | 'webgpu', history: number, reps: number, naiveReps: number): Promise<PageBenchResult> {
+  async run(baseUrl: string, rt: 'wasm' | 'webgpu', history: number, reps: number, naiveReps: number, steadyAnswers: number): Promise<PageBenchResult> {
     const dir = `${baseUrl}models/akt/`;
     const meta = (await (await fetch(`${dir}meta.json`)).json()) as AktMeta & { graphs: Record<string, { file: string }> };
     const ort = rt === 'webgpu' ? await import('onnxruntime-web/webgpu') : await import('onnxruntime-web/wasm');
@@ -28,7 +28,7 @@ const api = {
     const tracer = new AktTracer(backend, meta);
     const seeds = await loadPersonaSeeds();
     const longest = seeds.seeds.reduce((a, b) => (b.n > a.n ? b : a));
-    const res = await benchAkt(backend, tracer, historyOfLength(unpackHistory(longest.h), history), reps, naiveReps);
+    const res = await benchAkt(backend, tracer, historyOfLength(unpackHistory(longest.h), history), reps, naiveReps, undefined, steadyAnswers);
     await backend.release();
     return { ...res, runtime: `onnxruntime-web ${rt} (1 thread)`, sessionMs };
   },

@@ -77,15 +77,30 @@ describe('AKT (ONNX, Node wasm)', () => {
     expect(maxDiff(padded.subarray(0, 20), base)).toBeLessThanOrEqual(1e-6);
   });
 
-  it('keeps the most recent max_history rows of a longer history', async () => {
+  it('keeps the most recent rows of a longer history, sliding by blocks of 16', async () => {
     const c = fx.full.find((x) => x.name === 'long')!;
     const n = c.lengths[0]!;
-    expect(n).toBeGreaterThan(fx.max_history);
+    const max = fx.max_history;
+    expect(n).toBeGreaterThan(max + 16);
     const h = rows(c.skills[0]!, c.questions[0]!, c.responses[0]!, n);
+    for (let len = 1; len <= n; len++) {
+      const w = tracer.window(h.slice(0, len));
+      // A suffix of the history: all of it up to max rows, then max - 15 .. max rows starting at a multiple of 16.
+      if (len <= max) expect([w.start, w.length]).toEqual([0, len]);
+      else {
+        expect(w.start % 16, `${len} rows`).toBe(0);
+        expect(w.length, `${len} rows`).toBeGreaterThanOrEqual(max - 15);
+        expect(w.length, `${len} rows`).toBeLessThanOrEqual(max);
+      }
+      expect(w.start + w.length).toBe(len);
+      expect(w.skills[w.length - 1]).toBe(h[len - 1]!.skill);
+    }
     const q = [{ skill: 5, question: 0, level: 0 }, { skill: 87, question: 0, level: 0 }];
-    expect(tracer.window(h).length).toBe(fx.max_history);
-    expect(await tracer.predict(h, q)).toEqual(await tracer.predict(h.slice(n - fx.max_history), q));
-    expect(await tracer.predict(h, q)).not.toEqual(await tracer.predict(h.slice(0, fx.max_history), q));
+    const w = tracer.window(h);
+    expect(w.start).toBe(Math.ceil((n - max) / 16) * 16);
+    // The dropped rows do not matter; the kept ones do.
+    expect(maxDiff(await tracer.predict(h, q), await tracer.predict(h.slice(w.start), q))).toBeLessThanOrEqual(1e-5);
+    expect(maxDiff(await tracer.predict(h, q), await tracer.predict(h.slice(0, w.length), q))).toBeGreaterThan(1e-3);
   });
 
   it('reads an empty history, caches the encoding of an unchanged history, and rejects skills it does not know', async () => {
@@ -108,16 +123,17 @@ describe('AKT (ONNX, Node wasm)', () => {
     const all = Array.from({ length: tracer.meta.n_skills }, (_, i) => ({ skill: i + 1, question: 0, level: 0 }));
     const max = fx.max_history;
     expect(max).toBe(199);
-    const steps = [120, 150, 151, 153, 160, 176, 190, max - 1, max, max + 1, max + 3];
+    const steps = [120, 150, 151, 153, 160, 176, 190, max - 1, max, max + 1, max + 3, max + 16, max + 17, max + 20];
     const e0 = tracer.counters.encodes;
     const a0 = tracer.counters.appends;
     const inOrder: number[][] = [];
     for (const len of steps) inOrder.push(await tracer.predict(h.slice(0, len), all));
     // Blocks of 16 rows: 120 = 112 encoded + 8 appended; 150 = 144 + 6; 151, 153 append 1 and 2;
-    // 160 and 176 encoded; 190 appends 14; 198 = 192 + 6; 199 appends 1; 200 and 202 rows leave
-    // the window and are encoded whole.
+    // 160 and 176 encoded; 190 appends 14; 198 = 192 + 6; 199 appends 1. From 200 rows on the
+    // window slides by 16: 200 keeps rows 16..199 (184 rows, encoded), 202 and 215 append 2 and
+    // 13; 216 keeps rows 32..215 (encoded) and 219 appends 3.
     expect(tracer.counters.encodes - e0).toBe(7);
-    expect(tracer.counters.appends - a0).toBe(8 + 6 + 1 + 2 + 14 + 6 + 1);
+    expect(tracer.counters.appends - a0).toBe(8 + 6 + 1 + 2 + 14 + 6 + 1 + 2 + 13 + 3);
     // Any other order of calls gives the very same numbers (the cache path depends on the history only).
     const { tracer: other } = await loadNodeAkt();
     for (let i = steps.length - 1; i >= 0; i--) expect(await other.predict(h.slice(0, steps[i]), all)).toEqual(inOrder[i]);

@@ -30,6 +30,16 @@ export interface AktBenchResult {
   appendMs: number | null;
   /** max |append path − encode path| over skills, for the same history */
   appendMaxAbsDiff: number | null;
+  /**
+   * The simulator's path through the tracer: starting from the given history, one more graded
+   * answer at a time, each followed by a belief readout of all skills; the mean per answer over
+   * `steadyAnswers` answers (the window slides by blocks, so this includes an encode every 16
+   * answers and appends in between), and the encodes and appended rows it took.
+   */
+  steadyMs: number;
+  steadyAnswers: number;
+  steadyEncodes: number;
+  steadyAppends: number;
 }
 
 const median = (xs: number[]) => {
@@ -37,10 +47,11 @@ const median = (xs: number[]) => {
   return s[Math.floor(s.length / 2)]!;
 };
 
-export async function benchAkt(backend: OrtAktBackend, tracer: AktTracer, history: readonly Interaction[], reps = 10, naiveReps = 2, now: () => number = () => performance.now()): Promise<AktBenchResult> {
+export async function benchAkt(backend: OrtAktBackend, tracer: AktTracer, history: readonly Interaction[], reps = 10, naiveReps = 2, now: () => number = () => performance.now(), steadyAnswers = 48): Promise<AktBenchResult> {
   const nSkills = tracer.meta.n_skills;
   const skills = Array.from({ length: nSkills }, (_, i) => i + 1);
-  const w = tracer.window(history);
+  // The fixed-size figures read the longest window the model takes (the most recent max_history rows).
+  const w = tracer.window(history.slice(-tracer.meta.context_window.max_history));
   const L = w.length;
   const cs = Int32Array.from(skills);
   const cq = new Int32Array(nSkills);
@@ -124,7 +135,20 @@ export async function benchAkt(backend: OrtAktBackend, tracer: AktTracer, histor
     appendMs = median(tApp);
     appendIncrementalMs = median(tAppInc);
   }
-  return { history: L, skills: nSkills, reps, incrementalMs: median(tInc), encodeMs: median(tEnc), readoutMs: median(tRead), naiveMs: median(tNaive), naiveBatchedMs: median(tBatch), maxAbsDiff, appendIncrementalMs, appendMs, appendMaxAbsDiff };
+  // Steady state: the history plus steadyAnswers more rows (its own rows again), one answer at a
+  // time through tracer.predict, as the simulator does; a first pass warms up, the second is timed.
+  const more = [...history, ...history.slice(0, steadyAnswers)];
+  const queries = skills.map((skill) => ({ skill, question: 0, level: 0 }));
+  let steadyMs = 0, steadyEncodes = 0, steadyAppends = 0;
+  for (let pass = 0; pass < 2; pass++) {
+    const e0 = tracer.counters.encodes, a0 = tracer.counters.appends;
+    const t0 = now();
+    for (let i = history.length; i <= history.length + steadyAnswers - 1; i++) await tracer.predict(more.slice(0, i + 1), queries);
+    steadyMs = (now() - t0) / steadyAnswers;
+    steadyEncodes = tracer.counters.encodes - e0;
+    steadyAppends = tracer.counters.appends - a0;
+  }
+  return { history: L, skills: nSkills, reps, steadyMs, steadyAnswers, steadyEncodes, steadyAppends, incrementalMs: median(tInc), encodeMs: median(tEnc), readoutMs: median(tRead), naiveMs: median(tNaive), naiveBatchedMs: median(tBatch), maxAbsDiff, appendIncrementalMs, appendMs, appendMaxAbsDiff };
 }
 
 /** A synthetic but realistic history: a real warm-up history extended to `length` rows by cycling it. */

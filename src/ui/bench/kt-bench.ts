@@ -23,7 +23,7 @@ async function main() {
           continue;
         }
       }
-      results.push(await api.run(base, rt, history, rt === 'webgpu' ? Math.min(reps, 3) : reps, naiveReps));
+      results.push(await api.run(base, rt, history, rt === 'webgpu' ? Math.min(reps, 3) : reps, naiveReps, rt === 'webgpu' ? 16 : 48));
     } catch (e) {
       results.push({ runtime: `onnxruntime-web ${rt}`, error: e instanceof Error ? e.message : String(e) });
     } finally {

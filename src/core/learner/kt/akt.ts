@@ -32,8 +32,8 @@ export interface AktBackend {
   /**
    * Optional: the cache of a history of `cache.length >= 1` real rows extended by one row, without
    * re-encoding it (the `append` graph). Equal to encoding the longer history up to float
-   * rounding, because every layer is causal; the tracer only uses it while no row has left the
-   * context window.
+   * rounding, because every layer is causal; the tracer only uses it while the window's first row
+   * stays where it is.
    */
   append?(cache: AktCache, skill: number, question: number, response: number): Promise<AktCache>;
   /** P(correct) for each candidate as the next row after the cached history. */
@@ -57,19 +57,25 @@ export class AktTracer implements KnowledgeTracer {
   }
 
   /**
-   * The most recent `max_history` rows as int32 columns (an empty history is one padding row of
-   * length 0); `start` is the index in the history of its first row (0 while nothing was dropped).
+   * The window the model reads, as int32 columns (an empty history is one padding row of length
+   * 0); `start` is the index in the history of its first row. A history of at most `max_history`
+   * rows is read whole. A longer one drops its oldest rows in blocks of SLIDE_BLOCK: `start` is
+   * the smallest multiple of SLIDE_BLOCK that leaves at most `max_history` rows, so the window
+   * holds the most recent max_history - SLIDE_BLOCK + 1 .. max_history rows (184..199 for the
+   * shipped model). Sliding by blocks instead of by one row keeps a window's first rows fixed for
+   * SLIDE_BLOCK answers, so each new answer is one append instead of a new encoding.
    */
   window(history: readonly Interaction[]): Window {
     const max = this.meta.context_window.max_history;
-    const start = Math.max(0, history.length - max);
+    const block = slideBlock(max);
+    const start = history.length > max ? Math.ceil((history.length - max) / block) * block : 0;
     const rows = start > 0 ? history.slice(start) : history;
     const n = Math.max(rows.length, 1);
     const skills = new Int32Array(n);
     const questions = new Int32Array(n);
     const responses = new Int32Array(n);
     rows.forEach((r, i) => {
-      if (r.skill < 1 || r.skill > this.meta.n_skills) throw new SimError('TRACER_FAILED', `history row ${i}: skill ${r.skill} is outside the model's 1..${this.meta.n_skills}`);
+      if (r.skill < 1 || r.skill > this.meta.n_skills) throw new SimError('TRACER_FAILED', `history row ${start + i}: skill ${r.skill} is outside the model's 1..${this.meta.n_skills}`);
       skills[i] = r.skill;
       questions[i] = r.question >= 1 && r.question <= this.meta.n_questions ? r.question : 0;
       responses[i] = r.correct ? 1 : 0;
@@ -79,15 +85,19 @@ export class AktTracer implements KnowledgeTracer {
 
   /**
    * How the cache of a window is computed, as a function of the window alone, so that predict()
-   * stays a pure function of the history whatever was asked before: a window that starts at
-   * history row 0 and has n >= APPEND_BLOCK rows is encoded up to the last multiple of
-   * APPEND_BLOCK (`base`) and the remaining rows are appended; any other window is encoded
-   * whole (base = n). Consecutive windows of the same base share the work: the newer one only
-   * appends its new rows to the older one's cache, which is the same sequence of operations.
+   * stays a pure function of the history whatever was asked before: the window's first `base`
+   * rows are encoded and the rest are appended. A window at the start of its history (start = 0)
+   * with n >= SLIDE_BLOCK rows has base = the last multiple of SLIDE_BLOCK <= n; a slid window
+   * (start > 0) has base = the shortest such window's length, max_history - SLIDE_BLOCK + 1;
+   * a short window, or any window without an append graph, is encoded whole (base = n).
+   * Consecutive windows with the same start and base share the work: the newer one only appends
+   * its new rows to the older one's cache, which is the same sequence of operations.
    */
   #baseOf(w: Window): number {
-    if (!this.#backend.append || w.start > 0 || w.length < APPEND_BLOCK) return w.length;
-    return w.length - (w.length % APPEND_BLOCK);
+    const block = slideBlock(this.meta.context_window.max_history);
+    if (!this.#backend.append || w.length < block) return w.length;
+    if (w.start > 0) return this.meta.context_window.max_history - block + 1;
+    return w.length - (w.length % block);
   }
 
   #cacheFor(w: Window): Promise<AktCache> {
@@ -106,8 +116,8 @@ export class AktTracer implements KnowledgeTracer {
     };
     let p: Promise<AktCache>;
     if (last && this.#lastCache && base < w.length && lastBase === base && extends_(last, w)) {
-      // The history grew within the same block and no row has left the window: extend the
-      // cached encoding by the new rows instead of encoding the history again.
+      // The history grew within the same block and the window's first row did not move: extend
+      // the cached encoding by the new rows instead of encoding the history again.
       this.counters.appends += w.length - last.length;
       p = appendRows(this.#lastCache, last.length);
     } else {
@@ -160,16 +170,19 @@ interface Window {
   start: number;
 }
 
-/** Block length of the append path (see AktTracer#baseOf): at most APPEND_BLOCK - 1 appends per encoding. */
-const APPEND_BLOCK = 16;
+/**
+ * Block length of the window's slide and of the append path (see AktTracer#window and #baseOf):
+ * at most SLIDE_BLOCK - 1 appends per encoding.
+ */
+const SLIDE_BLOCK = 16;
+const slideBlock = (maxHistory: number) => Math.max(1, Math.min(SLIDE_BLOCK, maxHistory));
 
 /**
- * Whether `b` is `a` with rows added at the end and none dropped at the front: both windows start
- * at history row 0 (so each is its whole history), `a` has at least one real row, and `a`'s rows
- * are `b`'s first rows.
+ * Whether `b` is `a` with rows added at the end: both windows start at the same history row,
+ * `a` has at least one real row, and `a`'s rows are `b`'s first rows.
  */
 function extends_(a: Window, b: Window): boolean {
-  return a.start === 0 && b.start === 0 && a.length >= 1 && b.length > a.length && samePrefix(a, b, a.length);
+  return a.start === b.start && a.length >= 1 && b.length > a.length && samePrefix(a, b, a.length);
 }
 
 type Rows = { skills: Int32Array; questions: Int32Array; responses: Int32Array };
