@@ -26,6 +26,7 @@ if [[ " $FOLDS " == *" 1 "* ]]; then
       --out public/models/akt --data "$DATA" --metrics "$RUNS"/a09_d128_f*/metrics.json
   $PY training/akt/make_fixture.py --checkpoint training/akt/checkpoints/assist2009_pid_fold1.pt --models public/models/akt
   $PY training/akt/test_akt.py --checkpoint training/akt/checkpoints/assist2009_pid_fold1.pt
+  $PY training/akt/eval_window.py --checkpoint training/akt/checkpoints/assist2009_pid_fold1.pt --data "$DATA" --fold 1 --json "$RUNS/eval_window_f1.json"
   node training/akt/check_onnx.mjs --bench 50 --json "$RUNS/check_onnx.json"
 fi
 $PY training/akt/summarize.py --akt "$RUNS"/a09_d128_f*/metrics.json --pfa "$RUNS"/pfa_f*.json --json "$RUNS/summary.json"
