@@ -145,6 +145,28 @@ describe('AKT (ONNX, Node wasm)', () => {
     }
   });
 
+  it('recycles the memory of caches nobody reads any more, also when predictions overlap', async () => {
+    const c = fx.full.find((x) => x.name === 'long')!;
+    const h = rows(c.skills[0]!, c.questions[0]!, c.responses[0]!, c.lengths[0]!);
+    const all = Array.from({ length: tracer.meta.n_skills }, (_, i) => ({ skill: i + 1, question: 0, level: 0 }));
+    const lengths = Array.from({ length: 40 }, (_, i) => 180 + i); // appends, a slide, appends again
+    const { tracer: seq } = await loadNodeAkt();
+    const expected: number[][] = [];
+    for (const len of lengths) expected.push(await seq.predict(h.slice(0, len), all));
+    // The same histories, all asked at once: each readout must still see its own cache.
+    const { tracer: overlapping } = await loadNodeAkt();
+    const got = await Promise.all(lengths.map((len) => overlapping.predict(h.slice(0, len), all)));
+    got.forEach((g, i) => expect(g, `${lengths[i]} rows`).toEqual(expected[i]));
+    // ... and one at a time again on the same tracer, after its buffers have been recycled.
+    for (let i = 0; i < lengths.length; i++) expect(await overlapping.predict(h.slice(0, lengths[i]), all)).toEqual(expected[i]);
+    // A recycled cache cannot be read again.
+    const w = tracer.window(h.slice(0, 150));
+    const base = await backend.encode(w.skills.subarray(0, 149), w.questions.subarray(0, 149), w.responses.subarray(0, 149));
+    const grown = await backend.append!(base, w.skills[149]!, w.questions[149]!, w.responses[149]!);
+    backend.recycle!(grown);
+    await expect(backend.readout(grown, 150, Int32Array.of(1), Int32Array.of(0))).rejects.toThrow(/recycled/);
+  });
+
   it('the shipped initial mastery matrix and AKT ability buckets were derived from the shipped model', async () => {
     const seeds = await loadPersonaSeeds();
     const u16 = new Uint16Array(new Uint8Array(readFileSync(new URL('../../../public/models/akt/initial-mastery.u16', import.meta.url))).buffer);

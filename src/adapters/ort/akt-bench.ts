@@ -119,7 +119,12 @@ export async function benchAkt(backend: OrtAktBackend, tracer: AktTracer, histor
     const step = () => backend.append!(prev, w.skills[L - 1]!, w.questions[L - 1]!, w.responses[L - 1]!);
     const ext = await step();
     const viaAppend = await backend.readout(ext, L, cs, cq);
-    for (let i = 0; i < 20; i++) await backend.readout(await step(), L, cs, cq); // warm-up, as above
+    // Warm-up, as above. Each appended cache is recycled after its readout, as the tracer does.
+    for (let i = 0; i < 20; i++) {
+      const c = await step();
+      await backend.readout(c, L, cs, cq);
+      backend.recycle?.(c);
+    }
     appendMaxAbsDiff = 0;
     for (let i = 0; i < nSkills; i++) appendMaxAbsDiff = Math.max(appendMaxAbsDiff, Math.abs(viaAppend[i]! - inc[i]!));
     const tApp: number[] = [];
@@ -129,6 +134,7 @@ export async function benchAkt(backend: OrtAktBackend, tracer: AktTracer, histor
       const c = await step();
       const t1 = now();
       await backend.readout(c, L, cs, cq);
+      backend.recycle?.(c);
       tApp.push(t1 - t0);
       tAppInc.push(now() - t0);
     }

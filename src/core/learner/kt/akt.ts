@@ -38,6 +38,11 @@ export interface AktBackend {
   append?(cache: AktCache, skill: number, question: number, response: number): Promise<AktCache>;
   /** P(correct) for each candidate as the next row after the cached history. */
   readout(cache: AktCache, histLen: number, candSkills: Int32Array, candQuestions: Int32Array): Promise<Float32Array>;
+  /**
+   * Optional: the caller will never pass `cache` again, so its memory may serve a later cache.
+   * Any later use of it must fail loudly. The tracer calls it only for caches nobody can reach.
+   */
+  recycle?(cache: AktCache): void;
 }
 
 export class AktTracer implements KnowledgeTracer {
@@ -46,6 +51,9 @@ export class AktTracer implements KnowledgeTracer {
   readonly #backend: AktBackend;
   #lastWindow: Window | null = null;
   #lastCache: Promise<AktCache> | null = null;
+  /** Readouts waiting for or running on each cache; a superseded cache with readers is doomed until they end. */
+  readonly #readers = new Map<Promise<AktCache>, number>();
+  readonly #doomed = new Set<Promise<AktCache>>();
   /** Encodes, appended rows and readouts done (for benchmarks and tests). */
   readonly counters = { encodes: 0, appends: 0, readouts: 0, cacheHits: 0 };
 
@@ -108,18 +116,26 @@ export class AktTracer implements KnowledgeTracer {
       this.counters.cacheHits++;
       return this.#lastCache;
     }
-    // Rows i0.. of the window onto a cache (none when i0 = w.length; base < length implies append exists).
+    const old = this.#lastCache;
+    // Rows i0.. of the window onto a cache (none when i0 = w.length; base < length implies append
+    // exists). Each intermediate cache is read by the next append and reaches nobody else, so it
+    // is recycled at once; the first one may be the superseded cache, released below.
     const appendRows = async (from: Promise<AktCache>, i0: number): Promise<AktCache> => {
-      let c = await from;
-      for (let i = i0; i < w.length; i++) c = await this.#backend.append!(c, w.skills[i]!, w.questions[i]!, w.responses[i]!);
+      const first = await from;
+      let c = first;
+      for (let i = i0; i < w.length; i++) {
+        const next = await this.#backend.append!(c, w.skills[i]!, w.questions[i]!, w.responses[i]!);
+        if (c !== first || from !== old) this.#backend.recycle?.(c);
+        c = next;
+      }
       return c;
     };
     let p: Promise<AktCache>;
-    if (last && this.#lastCache && base < w.length && lastBase === base && extends_(last, w)) {
+    if (last && old && base < w.length && lastBase === base && extends_(last, w)) {
       // The history grew within the same block and the window's first row did not move: extend
       // the cached encoding by the new rows instead of encoding the history again.
       this.counters.appends += w.length - last.length;
-      p = appendRows(this.#lastCache, last.length);
+      p = appendRows(old, last.length);
     } else {
       this.counters.encodes++;
       const n = Math.max(base, 1); // an empty history is its one padding row
@@ -128,14 +144,28 @@ export class AktTracer implements KnowledgeTracer {
     }
     this.#lastWindow = w;
     this.#lastCache = p;
-    // A failed encode must not stay cached.
-    p.catch(() => {
+    // The superseded cache can be recycled once the new one no longer needs it (p settled) and
+    // no readout is still using it.
+    const releaseOld = () => this.#release(old);
+    p.then(releaseOld, () => {
+      releaseOld();
+      // A failed encode must not stay cached.
       if (this.#lastCache === p) {
         this.#lastCache = null;
         this.#lastWindow = null;
       }
     });
     return p;
+  }
+
+  /** Hands a cache nobody will read again back to the backend, or once its last readout ends. */
+  #release(pc: Promise<AktCache> | null): void {
+    if (!pc || !this.#backend.recycle || pc === this.#lastCache) return;
+    if ((this.#readers.get(pc) ?? 0) > 0) {
+      this.#doomed.add(pc);
+      return;
+    }
+    pc.then((c) => this.#backend.recycle!(c), () => undefined);
   }
 
   async predict(history: readonly Interaction[], queries: readonly Query[]): Promise<number[]> {
@@ -149,9 +179,23 @@ export class AktTracer implements KnowledgeTracer {
       // A linked real question carries its learned difficulty; 0 asks for the skill's average item.
       cq[i] = q.question >= 1 && q.question <= this.meta.n_questions ? q.question : 0;
     });
-    const cache = await this.#cacheFor(w);
-    this.counters.readouts++;
-    const out = await this.#backend.readout(cache, w.length, cs, cq);
+    // Count this readout as a reader of its cache from the moment the cache is chosen, so that
+    // the cache cannot be recycled while the readout waits for it or runs.
+    const pc = this.#cacheFor(w);
+    this.#readers.set(pc, (this.#readers.get(pc) ?? 0) + 1);
+    let out: Float32Array;
+    try {
+      const cache = await pc;
+      this.counters.readouts++;
+      out = await this.#backend.readout(cache, w.length, cs, cq);
+    } finally {
+      const n = this.#readers.get(pc)! - 1;
+      if (n > 0) this.#readers.set(pc, n);
+      else {
+        this.#readers.delete(pc);
+        if (this.#doomed.delete(pc)) this.#release(pc);
+      }
+    }
     if (out.length !== queries.length) throw new SimError('TRACER_FAILED', `AKT readout returned ${out.length} values for ${queries.length} queries`);
     return Array.from(out, (p, i) => {
       if (!Number.isFinite(p)) throw new SimError('TRACER_FAILED', `AKT readout gave ${p} for query ${i}`);
