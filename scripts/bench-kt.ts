@@ -5,6 +5,11 @@
  * every persona seed. Prints figures; asserts nothing (numbers on shared machines are noisy).
  *
  *   npm run bench:kt -- [--model public/models/akt] [--history 200] [--checkpoint <akt .pt>] [--no-browser]
+ *                       [--runs N] [--no-webgpu]
+ *
+ * --runs N repeats the Node and Chromium (wasm) measurements N times, alternating, and prints the
+ * median and range of the per-answer figure: timings on a shared machine move by a third from one
+ * run to the next. WebGPU runs once (it is slow on a software adapter), or not with --no-webgpu.
  */
 import { spawnSync } from 'node:child_process';
 import { preview } from 'vite';
@@ -24,6 +29,8 @@ const modelDir = resolve(arg('--model', DEFAULT_AKT_DIR)!);
 const history = Number(arg('--history', '200'));
 const checkpoint = arg('--checkpoint', null);
 const browser = !process.argv.includes('--no-browser');
+const runs = Math.max(1, Number(arg('--runs', '1')));
+const webgpu = !process.argv.includes('--no-webgpu');
 
 type Row = { where: string; steadyMs?: number; steadyAnswers?: number; steadyEncodes?: number; steadyAppends?: number; incrementalMs?: number; encodeMs?: number; readoutMs?: number; naiveMs?: number; naiveBatchedMs?: number; maxAbsDiff?: number; appendIncrementalMs?: number | null; appendMs?: number | null; appendMaxAbsDiff?: number | null; note?: string };
 const rows: Row[] = [];
@@ -33,9 +40,14 @@ const { tracer, backend, meta } = await loadNodeAkt(modelDir, true);
 const seeds = await loadPersonaSeeds();
 const longest = seeds.seeds.reduce((a, b) => (b.n > a.n ? b : a));
 const h = historyOfLength(unpackHistory(longest.h), history);
-const node = await benchAkt(backend, tracer, h, 10, 1);
-rows.push({ where: 'Node, onnxruntime-web wasm (1 thread)', ...node });
-
+const perAnswer: Record<string, number[]> = { node: [], chromium: [] };
+const measureNode = async (r: number) => {
+  const node = await benchAkt(backend, tracer, h, 10, 1);
+  rows.push({ where: `Node, onnxruntime-web wasm (1 thread)${runs > 1 ? `, run ${r}` : ''}`, ...node });
+  perAnswer.node!.push(node.steadyMs);
+  return node;
+};
+const node = await measureNode(1);
 if (checkpoint) {
   const py = spawnSync('/usr/bin/python3', [resolve('training/akt/bench_readout.py'), '--checkpoint', checkpoint, '--history', String(history), '--naive-reps', '1'], { encoding: 'utf8' });
   if (py.status === 0) {
@@ -51,18 +63,24 @@ if (browser) {
   const server = await preview({ logLevel: 'silent', preview: { port: 4179, strictPort: true, host: '127.0.0.1' } });
   try {
     const b = await chromium.launch({ ...(exe ? { executablePath: exe } : {}), args: ['--headless', '--no-sandbox', '--enable-unsafe-webgpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
-    const page = await b.newPage();
-    await page.goto(`http://127.0.0.1:4179/bench/kt.html?history=${history}&reps=10&naive=1`);
-    await page.waitForFunction(() => (window as unknown as { __bench?: unknown }).__bench !== undefined, undefined, { timeout: 600_000 });
-    const res = (await page.evaluate(() => (window as unknown as { __bench: unknown }).__bench)) as (Row & { runtime: string; error?: string; sessionMs?: number })[];
-    for (const r of res) {
-      rows.push(r.error ? { where: `Chromium, ${r.runtime}`, note: r.error } : { ...r, where: `Chromium, ${r.runtime}`, note: `session creation ${r.sessionMs?.toFixed(0)} ms${r.runtime.includes('webgpu') ? '; SwiftShader (software) here: a correctness check, not a speed figure' : ''}` });
+    for (let r = 1; r <= runs; r++) {
+      if (r > 1) await measureNode(r);
+      const page = await b.newPage();
+      await page.goto(`http://127.0.0.1:4179/bench/kt.html?history=${history}&reps=10&naive=1&webgpu=${webgpu && r === 1 ? 1 : 0}`);
+      await page.waitForFunction(() => (window as unknown as { __bench?: unknown }).__bench !== undefined, undefined, { timeout: 600_000 });
+      const res = (await page.evaluate(() => (window as unknown as { __bench: unknown }).__bench)) as (Row & { runtime: string; error?: string; sessionMs?: number })[];
+      for (const x of res) {
+        const where = `Chromium, ${x.runtime}${runs > 1 ? `, run ${r}` : ''}`;
+        rows.push(x.error ? { where, note: x.error } : { ...x, where, note: `session creation ${x.sessionMs?.toFixed(0)} ms${x.runtime.includes('webgpu') ? '; SwiftShader (software) here: a correctness check, not a speed figure' : ''}` });
+        if (!x.error && x.runtime.includes('wasm') && x.steadyMs !== undefined) perAnswer.chromium!.push(x.steadyMs);
+      }
+      await page.close();
     }
     await b.close();
   } finally {
     await server.close();
   }
-}
+} else for (let r = 2; r <= runs; r++) await measureNode(r);
 
 const f = (x: number | undefined) => (x === undefined ? '—' : x >= 100 ? x.toFixed(0) : x.toFixed(2));
 console.log(`\nFixed-size columns: a window of ${Math.min(history, meta.context_window.max_history)} rows (the longest the model reads). Per answer: ${history} rows, then one more answer at a time, each followed by a readout of all skills (the simulator's path; the window slides by 16 rows, so one encode every 16 answers and appends in between).`);
@@ -80,6 +98,11 @@ for (const r of rows) {
 }
 const torch = rows.find((r) => r.where.startsWith('PyTorch') && r.incrementalMs !== undefined);
 if (torch) console.log(`\nNode wasm / PyTorch (incremental): ${(node.incrementalMs / torch.incrementalMs!).toFixed(2)}×`);
+for (const [where, xs] of Object.entries(perAnswer)) {
+  if (xs.length < 2) continue;
+  const sorted = [...xs].sort((a, b) => a - b);
+  console.log(`Per answer, ${where} (wasm, 1 thread), ${xs.length} runs: median ${f(sorted[Math.floor(sorted.length / 2)])} ms, range ${f(sorted[0])}–${f(sorted[sorted.length - 1])} ms`);
+}
 
 const t0 = performance.now();
 const m = await initialMastery(tracer, seeds);

@@ -6,13 +6,14 @@ const params = new URLSearchParams(location.search);
 const history = Number(params.get('history') ?? 200);
 const reps = Number(params.get('reps') ?? 10);
 const naiveReps = Number(params.get('naive') ?? 1);
+const withWebGpu = params.get('webgpu') !== '0';
 const out = document.getElementById('out')!;
 const results: (PageBenchResult | { runtime: string; error: string })[] = [];
 
 async function main() {
   // This page lives at bench/kt.html; the app's root (with models/) is one level up.
   const base = new URL('../', location.href).href;
-  for (const rt of ['wasm', 'webgpu'] as const) {
+  for (const rt of withWebGpu ? (['wasm', 'webgpu'] as const) : (['wasm'] as const)) {
     const worker = new Worker(new URL('../../adapters/browser/kt-bench.worker.ts', import.meta.url), { type: 'module' });
     const api = Comlink.wrap<KtBenchApi>(worker);
     try {
