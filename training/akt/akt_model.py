@@ -266,23 +266,24 @@ class AKT(nn.Module):
         pe_incl = (L - pos).view(1, 1, 1, L + 1)  # |L - j| for keys j = 0..L
         allowed_incl = pe_incl >= 0  # all True
         pe_strict, allowed_strict = pe_incl[..., :L], allowed_incl[..., :L]
+        def self_attend(layer: Layer, h, keys_cache, vals_cache):
+            """The new row's key and value, and the layer's output for the row attending over the
+            cached keys / values plus its own (a self-attention layer: query = key = value = h)."""
+            a = layer.attn
+            k_new, v_new = a.k_linear(h), a.v_linear(h)
+            keys = torch.cat([keys_cache, k_new], dim=1)
+            vals = torch.cat([vals_cache, v_new], dim=1)
+            return [k_new, v_new], layer.post(h, self._attend_row(a, h, keys, vals, allowed_incl, pe_incl))
+
         ke_rows = []
         for i, layer in enumerate(self.knowledge_encoder):
-            a = layer.attn
-            k_new, v_new = a.k_linear(y), a.v_linear(y)
-            ke_rows += [k_new, v_new]
-            keys = torch.cat([ke_cache[:, 2 * i], k_new], dim=1)
-            vals = torch.cat([ke_cache[:, 2 * i + 1], v_new], dim=1)
-            y = layer.post(y, self._attend_row(a, y, keys, vals, allowed_incl, pe_incl))
+            kv, y = self_attend(layer, y, ke_cache[:, 2 * i], ke_cache[:, 2 * i + 1])
+            ke_rows += kv
         rows = []
         n = len(self.question_layers)
         for k, (qa, ret) in enumerate(zip(self.question_layers, self.retriever_layers)):
-            a = qa.attn
-            k_new, v_new = a.k_linear(x), a.v_linear(x)
-            rows += [k_new, v_new]
-            keys = torch.cat([cache[:, 4 * k], k_new], dim=1)
-            vals = torch.cat([cache[:, 4 * k + 1], v_new], dim=1)
-            x = qa.post(x, self._attend_row(a, x, keys, vals, allowed_incl, pe_incl))
+            kv, x = self_attend(qa, x, cache[:, 4 * k], cache[:, 4 * k + 1])
+            rows += kv
             rows += [ret.attn.k_linear(x), ret.attn.v_linear(y)]
             if k < n - 1:  # the retriever's output is only the next block's input
                 x = ret.post(x, self._attend_row(ret.attn, x, cache[:, 4 * k + 2], cache[:, 4 * k + 3], allowed_strict, pe_strict))

@@ -149,7 +149,7 @@ export async function benchAkt(backend: OrtAktBackend, tracer: AktTracer, histor
   for (let pass = 0; pass < 2; pass++) {
     const e0 = tracer.counters.encodes, a0 = tracer.counters.appends;
     const t0 = now();
-    for (let i = history.length; i <= history.length + steadyAnswers - 1; i++) await tracer.predict(more.slice(0, i + 1), queries);
+    for (let i = history.length; i < more.length; i++) await tracer.predict(more.slice(0, i + 1), queries);
     steadyMs = (now() - t0) / steadyAnswers;
     steadyEncodes = tracer.counters.encodes - e0;
     steadyAppends = tracer.counters.appends - a0;

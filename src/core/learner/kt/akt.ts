@@ -118,14 +118,13 @@ export class AktTracer implements KnowledgeTracer {
     }
     const old = this.#lastCache;
     // Rows i0.. of the window onto a cache (none when i0 = w.length; base < length implies append
-    // exists). Each intermediate cache is read by the next append and reaches nobody else, so it
-    // is recycled at once; the first one may be the superseded cache, released below.
-    const appendRows = async (from: Promise<AktCache>, i0: number): Promise<AktCache> => {
-      const first = await from;
-      let c = first;
+    // exists). Each cache made here is read by the next append and reaches nobody else, so it is
+    // recycled at once; a shared starting cache (the superseded one) is released below instead.
+    const appendRows = async (from: Promise<AktCache>, i0: number, fromShared: boolean): Promise<AktCache> => {
+      let c = await from;
       for (let i = i0; i < w.length; i++) {
         const next = await this.#backend.append!(c, w.skills[i]!, w.questions[i]!, w.responses[i]!);
-        if (c !== first || from !== old) this.#backend.recycle?.(c);
+        if (i > i0 || !fromShared) this.#backend.recycle?.(c);
         c = next;
       }
       return c;
@@ -135,12 +134,12 @@ export class AktTracer implements KnowledgeTracer {
       // The history grew within the same block and the window's first row did not move: extend
       // the cached encoding by the new rows instead of encoding the history again.
       this.counters.appends += w.length - last.length;
-      p = appendRows(old, last.length);
+      p = appendRows(old, last.length, true);
     } else {
       this.counters.encodes++;
       const n = Math.max(base, 1); // an empty history is its one padding row
       this.counters.appends += w.length - base;
-      p = appendRows(this.#backend.encode(w.skills.slice(0, n), w.questions.slice(0, n), w.responses.slice(0, n)), base);
+      p = appendRows(this.#backend.encode(w.skills.slice(0, n), w.questions.slice(0, n), w.responses.slice(0, n)), base, false);
     }
     this.#lastWindow = w;
     this.#lastCache = p;
