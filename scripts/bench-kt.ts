@@ -29,7 +29,8 @@ const modelDir = resolve(arg('--model', DEFAULT_AKT_DIR)!);
 const history = Number(arg('--history', '200'));
 const checkpoint = arg('--checkpoint', null);
 const browser = !process.argv.includes('--no-browser');
-const runs = Math.max(1, Number(arg('--runs', '1')));
+const runs = Number(arg('--runs', '1'));
+if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs takes a whole number of runs ≥ 1, not "${arg('--runs', '1')}"`);
 const webgpu = !process.argv.includes('--no-webgpu');
 
 type Row = { where: string; steadyMs?: number; steadyAnswers?: number; steadyEncodes?: number; steadyAppends?: number; incrementalMs?: number; encodeMs?: number; readoutMs?: number; naiveMs?: number; naiveBatchedMs?: number; maxAbsDiff?: number; appendIncrementalMs?: number | null; appendMs?: number | null; appendMaxAbsDiff?: number | null; note?: string };

@@ -164,6 +164,7 @@ export class AktTracer implements KnowledgeTracer {
       this.#doomed.add(pc);
       return;
     }
+    // A cache that failed to compute has nothing to recycle; its error went to the predict() that awaited it.
     pc.then((c) => this.#backend.recycle!(c), () => undefined);
   }
 
