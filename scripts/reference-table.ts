@@ -5,8 +5,8 @@
  *   npm run report:reference -- [--scenario scenarios/default.yaml] [--seeds 1-10] [--tracer akt|bkt]
  */
 import { loadScenarioFile, DEFAULT_SCENARIO_PATH } from '../src/adapters/node/files';
-import { createNodeTracer } from '../src/adapters/node/tracers';
-import { loadPersonaSeeds, meanCi95, runEpisode, scoreTrace, tutorEntry, type ScoreReport } from '../src/core/index';
+import { nodeRunEnv } from '../src/adapters/node/run-env';
+import { executeRun, meanCi95, runRecord, scoreTrace, type ScoreReport } from '../src/core/index';
 
 const arg = (name: string, dflt: string) => {
   const i = process.argv.indexOf(name);
@@ -18,15 +18,14 @@ const seeds = Array.from({ length: (hi ?? lo) - lo + 1 }, (_, i) => lo + i);
 const scenario = loadScenarioFile(path);
 const tracerName = arg('--tracer', '');
 if (tracerName) scenario.learner.tracer = tracerName;
-const tracer = await createNodeTracer(scenario.learner.tracer);
-const personaSeeds = await loadPersonaSeeds();
+const env = nodeRunEnv();
 const tutors = ['answer-giver', 'withholder', 'planner'];
 const rows: Record<string, ScoreReport[]> = {};
 const t0 = performance.now();
 for (const t of tutors) {
   rows[t] = [];
   for (const seed of seeds) {
-    const res = await runEpisode({ scenario, tutor: tutorEntry(t).create({ config: {} }), tutorSpec: { name: t, config: {} }, tracer, seeds: personaSeeds, seed });
+    const res = await executeRun(runRecord({ scenario, source: path, tutor: { name: t, config: {} }, seed }), env);
     rows[t]!.push(scoreTrace(res.events));
   }
 }

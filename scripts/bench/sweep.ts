@@ -19,7 +19,7 @@ const files = libraryEntries().map((e) => resolve(ROOT, 'scenarios', e.file));
 const seeds = parseSeedList(values.seeds!);
 const out = mkdtempSync(join(tmpdir(), 'educlaw-bench-'));
 console.log(`bench:sweep: ${files.length} library scenarios × ${seeds.length} seed(s), tutor ${values.tutor}, tracer ${values.tracer ?? "each scenario's (akt)"}, ${threads} worker thread(s); machine: ${availableParallelism()} CPUs (${cpus()[0]?.model ?? 'unknown'}), node ${process.version}`);
-const res = await runNodeSweep({ files, tutor: values.tutor!, seeds, threads, outDir: out, ...(values.tracer ? { tracer: values.tracer } : {}) });
+const res = await runNodeSweep({ files, base: { tutor: { name: values.tutor!, config: {} }, ...(values.tracer ? { tracer: values.tracer } : {}) }, seeds, threads, outDir: out });
 const ms = res.results.map((r) => r.ms).sort((a, b) => a - b);
 const q = (p: number) => ms[Math.min(ms.length - 1, Math.floor(p * ms.length))]!;
 const failed = res.summary.failed.length;

@@ -1,8 +1,8 @@
-/** The runs behind the trace pins (scripts/pins/pins.ts and src/core/run/pins.test.ts). */
+/** The runs behind the trace pins (scripts/pins/pins.ts and scripts/pins/pins.test.ts). */
 import { fileURLToPath } from 'node:url';
 import { loadScenarioFile } from '../../src/adapters/node/files';
-import { createNodeTracer } from '../../src/adapters/node/tracers';
-import { loadPersonaSeeds, runEpisode, toJsonl, tutorEntry, type KnowledgeTracer } from '../../src/core/index';
+import { nodeRunEnv } from '../../src/adapters/node/run-env';
+import { executeRun, runRecord, toJsonl } from '../../src/core/index';
 
 /** The default scenario, the 3-day test fixture and six library scenarios that exercise every persona habit. */
 export const PIN_SCENARIOS = [
@@ -19,12 +19,10 @@ export const PIN_TUTORS = ['answer-giver', 'withholder', 'planner'] as const;
 export const PIN_SEEDS = [1, 2, 3] as const;
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const tracers = new Map<string, Promise<KnowledgeTracer>>();
+const env = nodeRunEnv();
 
 export async function pinTrace(file: string, tutor: string, seed: number, tracer: string): Promise<{ key: string; jsonl: string }> {
   const scenario = loadScenarioFile(root + file);
-  scenario.learner.tracer = tracer;
-  if (!tracers.has(tracer)) tracers.set(tracer, createNodeTracer(tracer));
-  const res = await runEpisode({ scenario, tutor: tutorEntry(tutor).create({ config: {} }), tutorSpec: { name: tutor, config: {} }, tracer: await tracers.get(tracer)!, seeds: await loadPersonaSeeds(), seed });
+  const res = await executeRun(runRecord({ scenario, source: file, tutor: { name: tutor, config: {} }, tracer, seed }), env);
   return { key: `${tracer}/${scenario.id}/${tutor}/s${seed}`, jsonl: toJsonl(res.events) };
 }

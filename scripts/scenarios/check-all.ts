@@ -14,7 +14,7 @@ const files = libraryEntries().map((e) => resolve(ROOT, 'scenarios', e.file));
 const threads = Number(process.env.JOBS ?? availableParallelism());
 let bad = 0;
 for (const tutor of TUTORS) {
-  const res = await runNodeSweep({ files, tutor, seeds: null, threads, outDir: null });
+  const res = await runNodeSweep({ files, base: { tutor: { name: tutor, config: {} } }, seeds: null, threads, outDir: null });
   const problems: string[] = [];
   for (const r of res.results) {
     const s = r.summary;

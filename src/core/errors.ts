@@ -12,6 +12,12 @@ export type SimErrorCode =
   | 'TRACER_FAILED'
   | 'TRACE_INVALID'
   | 'ITEM_BANK'
+  | 'RUN_INVALID'
+  | 'TURN_CLOSED'
+  | 'TURN_OPEN'
+  | 'RESUME_DIVERGED'
+  | 'RESUME_COMPLETE'
+  | 'TUTOR_NOT_AUTOMATED'
   | 'INTERNAL';
 
 export class SimError extends Error {

@@ -1,13 +1,14 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { RunStore } from './run-store';
-import { loadBktTracer, loadPersonaSeeds, parseScenario, runEpisode, scoreTrace, toJsonl, tutorEntry } from '../../core/index';
+import { parseScenario, scoreTrace, toJsonl } from '../../core/index';
+import { runWith } from '../../testing/fixtures';
 import { readFileSync } from 'node:fs';
 
 describe('RunStore (IndexedDB)', () => {
   it('stores a run and its events, lists, exports the same JSONL, imports, deletes', async () => {
     const scenario = parseScenario(readFileSync('scenarios/fixtures/mini-3day.yaml', 'utf8'), 'mini-3day.yaml');
-    const res = await runEpisode({ scenario, tutor: tutorEntry('withholder').create({ config: {} }), tutorSpec: { name: 'withholder', config: {} }, tracer: await loadBktTracer(), seeds: await loadPersonaSeeds() });
+    const res = await runWith(scenario, 'withholder');
     const store = new RunStore(`test-${Math.random()}`);
     const key = 'k1';
     await store.appendEvents(key, res.events.slice(0, 10));

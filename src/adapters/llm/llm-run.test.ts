@@ -4,10 +4,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockOpenAi, policyReply, chat, type MockServer, type WireRequest } from '../../testing/mock-openai-server';
-import { defaultScenario, miniScenario, onBkt } from '../../testing/fixtures';
+import { defaultScenario, miniScenario, runWith } from '../../testing/fixtures';
 import { OpenAiCompatClient } from './openai-compat';
 import { ProviderSchema } from './config';
-import { LlmVoice, judgeTrace, llmTutor, llmTutorConfig, loadBktTracer, loadPersonaSeeds, parseJsonl, runEpisode, scoreTrace, toJsonl, withVerdicts, PANEL_DEFAULTS, type Scenario, type TraceEvent } from '../../core/index';
+import { judgeTrace, llmTutorConfig, parseJsonl, scoreTrace, toJsonl, withVerdicts, PANEL_DEFAULTS, type Scenario, type TraceEvent } from '../../core/index';
 
 const KEY = 'sk-live-TOPSECRET-abcdef123456';
 let srv: MockServer;
@@ -21,15 +21,11 @@ const provider = (name = 'local', extra: Record<string, unknown> = {}) => Provid
 
 async function llmRun(scenario: Scenario, harness: string, opts: { voice?: boolean; providerExtra?: Record<string, unknown> } = {}) {
   const p = provider('local', opts.providerExtra);
-  const llm = new OpenAiCompatClient(p, 'tutor-m', { apiKey: KEY });
   const config = llmTutorConfig({ harness, model: 'tutor-m', provider: 'local' });
-  return runEpisode({
-    scenario: onBkt(scenario),
-    tutor: llmTutor.create({ config, llm }),
-    tutorSpec: { name: 'llm', config },
-    tracer: await loadBktTracer(),
-    seeds: await loadPersonaSeeds(),
-    ...(opts.voice ? { voice: new LlmVoice(new OpenAiCompatClient(p, 'student-m', { apiKey: KEY }), { learnerName: scenario.learner.name }) } : {}),
+  return runWith(scenario, 'llm', {
+    tutorConfig: config,
+    ...(opts.voice ? { voice: { kind: 'llm' as const, provider: 'local', model: 'student-m' } } : {}),
+    env: { llm: ({ model }) => new OpenAiCompatClient(p, model, { apiKey: KEY }) },
   });
 }
 
@@ -112,7 +108,7 @@ describe('LLM runs over HTTP', () => {
 describe('judge panel over HTTP', () => {
   it('scores stored runs; a judge sending malformed replies ends unscored (never a default number); no key in the file', async () => {
     srv.setHandler(policyReply);
-    const run = await runEpisode({ scenario: miniScenario(), tutor: (await import('../../core/index')).tutorEntry('withholder').create({ config: {} }), tutorSpec: { name: 'withholder', config: {} }, tracer: await loadBktTracer(), seeds: await loadPersonaSeeds() });
+    const run = await runWith(miniScenario(), 'withholder');
     let malformed = 0;
     srv.setHandler((body: WireRequest) => {
       if (body.model === 'judge-bad') {

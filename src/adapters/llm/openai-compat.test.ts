@@ -31,6 +31,17 @@ describe('OpenAiCompatClient against a local chat-completions server', () => {
     expect(JSON.stringify(client())).not.toContain(KEY);
   });
 
+  it('leaves no abort listener on the caller\'s signal after its calls (one signal lives for a whole run)', async () => {
+    srv.setHandler(() => chat('ok'));
+    const { EventEmitter } = await import('node:events');
+    const ac = new AbortController();
+    const c = client();
+    for (let i = 0; i < 15; i++) await c.chat({ messages: msgs }, ac.signal);
+    expect(EventEmitter.getEventListeners(ac.signal, 'abort')).toHaveLength(0);
+    ac.abort();
+    await expect(c.chat({ messages: msgs }, ac.signal)).rejects.toMatchObject({ code: 'LLM_ABORTED' });
+  });
+
   it('honours Retry-After on 429 and then succeeds', async () => {
     const n0 = srv.requests.length;
     srv.setHandler((_b, n) => (n === n0 ? { kind: 'status', status: 429, headers: { 'retry-after': '1' } } : chat('ok')));

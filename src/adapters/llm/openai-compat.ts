@@ -149,7 +149,23 @@ export class OpenAiCompatClient implements LlmClient {
     return { provider: this.provider, model: this.model, family: this.family };
   }
 
-  async chat(req: ChatRequest, signal?: AbortSignal): Promise<ChatResponse> {
+  async chat(req: ChatRequest, outer?: AbortSignal): Promise<ChatResponse> {
+    // The SDK and p-retry each add an abort listener per call to the signal they are given and do
+    // not remove it; a run's signal lives for hundreds of calls. So each call gets its own signal,
+    // linked to the caller's by one listener that is removed when the call is over.
+    if (!outer) return this.#chat(req);
+    const local = new AbortController();
+    const onAbort = () => local.abort(outer.reason);
+    if (outer.aborted) local.abort(outer.reason);
+    else outer.addEventListener('abort', onAbort, { once: true });
+    try {
+      return await this.#chat(req, local.signal);
+    } finally {
+      outer.removeEventListener('abort', onAbort);
+    }
+  }
+
+  async #chat(req: ChatRequest, signal?: AbortSignal): Promise<ChatResponse> {
     const p = this.#p;
     const limit = limiterFor(p);
     const body: OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming = {

@@ -1,11 +1,12 @@
 /**
- * CLI options for LLM tutors and the LLM student voice (used by `run`): picks the provider and
- * model, builds the client (key from the environment or the config file), and the tutor config a
- * trace records (harness, model, provider: never the key).
+ * CLI options for LLM tutors and the LLM student voice (used by `run` and `sweep`): the tutor
+ * config a run record holds (harness, model, provider: never the key) and the voice spec. The
+ * clients themselves come from the run environment (adapters/node/run-env.ts), which reads the
+ * same --llm-config files and the environment.
  */
 import { Option, type Command } from 'commander';
-import { HARNESS_NAMES, LlmVoice, llmTutorConfig, type LlmClient, type LlmTutorConfig, type StudentVoice } from '../../core/index';
-import { loadLlmConfig, makeClient, pickProvider } from '../../adapters/node/llm-config';
+import { HARNESS_NAMES, llmTutorConfig, type VoiceSpec } from '../../core/index';
+import { loadLlmConfig, pickProvider } from '../../adapters/node/llm-config';
 
 export interface LlmCliOptions {
   harness?: string;
@@ -39,32 +40,30 @@ export function addLlmOptions(cmd: Command): Command {
     .option('--voice-provider <name>', 'provider for --voice llm (default: --provider)');
 }
 
-export interface LlmSetup {
-  tutorConfig: LlmTutorConfig | null;
-  tutorClient: LlmClient | null;
-  voice: StudentVoice | null;
+export interface LlmRecordParts {
+  /** The tutor config for the run record ({} for built-in tutors). */
+  tutorConfig: Record<string, unknown>;
+  voice: VoiceSpec;
 }
 
-export function llmSetup(tutor: string, o: LlmCliOptions, learnerName: string): LlmSetup {
+/** The LLM parts of a run record from the flags; errors say which flag is missing or misplaced. */
+export function llmRecordParts(tutor: string, o: LlmCliOptions): LlmRecordParts {
   const isLlm = tutor === 'llm';
   if (!isLlm && (o.harness || o.model || o.temperature !== undefined || o.maxSteps !== undefined)) throw new Error('--harness, --model, --temperature and --max-steps are for --tutor llm');
   const needsVoice = o.voice === 'llm';
-  if (!isLlm && !needsVoice) return { tutorConfig: null, tutorClient: null, voice: null };
+  if (!isLlm && !needsVoice) return { tutorConfig: {}, voice: { kind: 'templates' } };
   const cfg = loadLlmConfig(o.llmConfig ?? []);
-  let tutorConfig: LlmTutorConfig | null = null;
-  let tutorClient: LlmClient | null = null;
+  let tutorConfig: Record<string, unknown> = {};
   if (isLlm) {
     if (!o.model) throw new Error('--tutor llm needs --model <model>');
     const p = pickProvider(cfg, o.provider);
-    tutorClient = makeClient(p, o.model);
     tutorConfig = llmTutorConfig({ harness: o.harness ?? 'reactive', model: o.model, provider: p.name, ...(o.temperature !== undefined ? { temperature: o.temperature } : {}), ...(o.maxSteps !== undefined ? { maxStepsPerWake: o.maxSteps } : {}) });
   }
-  let voice: StudentVoice | null = null;
+  let voice: VoiceSpec = { kind: 'templates' };
   if (needsVoice) {
     const model = o.voiceModel ?? o.model;
     if (!model) throw new Error('--voice llm needs --voice-model <model> (or --model)');
-    const p = pickProvider(cfg, o.voiceProvider ?? o.provider);
-    voice = new LlmVoice(makeClient(p, model), { learnerName });
+    voice = { kind: 'llm', provider: pickProvider(cfg, o.voiceProvider ?? o.provider).name, model };
   }
-  return { tutorConfig, tutorClient, voice };
+  return { tutorConfig, voice };
 }

@@ -37,7 +37,7 @@ export function registerPersonas(program: Command): void {
       const abilitySeeds = parseSeedList(o.abilitySeeds);
 
       const bar1 = progressBar(files.length * seeds.length, 'behaviour runs');
-      const behaviour = await runNodeSweep({ files, tutor: o.tutor, seeds, threads, outDir: null, onResult: (_r, d) => bar1.tick(d) });
+      const behaviour = await runNodeSweep({ files, base: { tutor: { name: o.tutor, config: {} } }, seeds, threads, outDir: null, onResult: (_r, d) => bar1.tick(d) });
       bar1.end();
 
       // Ability: only the day-0 probe matters and it does not depend on the schedule, so one
@@ -47,7 +47,7 @@ export function registerPersonas(program: Command): void {
       const bar2 = progressBar(oneSchedule.length * abilitySeeds.length * 3, 'ability runs');
       let base = 0;
       for (const ability of ['low', 'average', 'high'] as AbilityLevel[]) {
-        const r = await runNodeSweep({ files: oneSchedule, tutor: o.tutor, seeds: abilitySeeds, threads, outDir: null, ability, horizonDays: 1, onResult: (_r, d) => bar2.tick(base + d) });
+        const r = await runNodeSweep({ files: oneSchedule, base: { tutor: { name: o.tutor, config: {} }, ability, horizonDays: 1 }, seeds: abilitySeeds, threads, outDir: null, onResult: (_r, d) => bar2.tick(base + d) });
         base += r.results.length;
         abilityRuns.push(...r.runs);
       }

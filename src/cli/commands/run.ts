@@ -1,49 +1,83 @@
 import { Option, type Command } from 'commander';
-import { TUTORS, formatAxisTable, loadPersonaSeeds, runEpisode, scoreTrace, tutorEntry } from '../../core/index';
-import { DEFAULT_SCENARIO_PATH, loadScenarioFile, writeTraceFile } from '../../adapters/node/files';
-import { createNodeTracer } from '../../adapters/node/tracers';
+import { TUTORS, executeRun, formatAxisTable, recordFromTrace, runRecord, scoreTrace, type RunRecord, type RunResult, type TraceEvent } from '../../core/index';
+import { DEFAULT_SCENARIO_PATH, loadScenarioFile } from '../../adapters/node/files';
+import { nodeRunEnv } from '../../adapters/node/run-env';
+import { TraceAppender, resumeFile } from '../../adapters/node/trace-file';
 import { int } from './common';
-import { addLlmOptions, llmSetup, type LlmCliOptions } from './llm-options';
+import { addLlmOptions, llmRecordParts, type LlmCliOptions } from './llm-options';
+import { onStopSignals } from '../signals';
+
+interface RunCliOptions extends LlmCliOptions {
+  scenario?: string;
+  tutor?: string;
+  seed?: number;
+  tracer?: string;
+  horizon?: number;
+  out?: string;
+  resume?: string;
+  quiet?: boolean;
+}
 
 export function registerRun(program: Command): void {
   const cmd = program
     .command('run')
-    .description('Run one tutor on one scenario and write the trace as JSONL.')
+    .description('Run one tutor on one scenario, writing the trace as JSONL while it runs; or resume an interrupted run from its trace.')
     .option('--scenario <file>', 'scenario YAML (default: the built-in scenarios/default.yaml)')
-    .addOption(new Option('--tutor <name>', 'tutor').choices([...TUTORS.keys()]).makeOptionMandatory())
+    .addOption(new Option('--tutor <name>', 'tutor').choices([...TUTORS.keys()]))
     .option('--seed <n>', "seed (default: the scenario's)", int('--seed'))
     .option('--tracer <name>', "knowledge tracer (default: the scenario's)")
-    .requiredOption('--out <file>', 'trace file to write (JSONL)')
+    .option('--horizon <days>', "days to run (default: the scenario's)", int('--horizon'))
+    .option('--out <file>', 'trace file to write (JSONL, appended event by event)')
+    .option('--resume <trace>', 'resume the interrupted run in this trace file (appends to it); the run record comes from the trace')
     .option('--quiet', 'print nothing but errors');
-  addLlmOptions(cmd).action(async (o: { scenario?: string; tutor: string; seed?: number; tracer?: string; out: string; quiet?: boolean } & LlmCliOptions) => {
+  addLlmOptions(cmd).action(async (o: RunCliOptions) => {
+    let record: RunRecord;
+    let path: string;
+    let stored: TraceEvent[] | undefined;
+    let keepBytes = 0;
+    if (o.resume) {
+      if (o.tutor || o.scenario || o.seed !== undefined || o.tracer || o.horizon !== undefined || o.out) throw new Error('--resume takes the run from the trace: give no --tutor, --scenario, --seed, --tracer, --horizon or --out');
+      path = o.resume;
+      const f = resumeFile(path);
+      record = recordFromTrace(f.stored, path);
+      stored = f.stored;
+      keepBytes = f.keepBytes;
+      if (!o.quiet) console.error(`resuming ${path}: replaying ${f.keep} of ${f.stored.length} stored events${f.cutLine ? ' (a last line cut short was dropped)' : ''}`);
+    } else {
+      if (!o.tutor) throw new Error("required option '--tutor <name>' not specified");
+      if (!o.out) throw new Error("required option '--out <file>' not specified");
+      path = o.out;
       const scenario = loadScenarioFile(o.scenario ?? DEFAULT_SCENARIO_PATH);
-      const llm = llmSetup(o.tutor, o, scenario.learner.name);
-      // Ctrl-C stops an LLM run cleanly: the trace so far is written with reason "aborted".
-      const ac = new AbortController();
-      const onSigint = () => ac.abort();
-      process.once('SIGINT', onSigint);
-      if (o.tracer) scenario.learner.tracer = o.tracer;
-      const tracer = await createNodeTracer(scenario.learner.tracer);
-      const entry = tutorEntry(o.tutor);
-      const t0 = performance.now();
-      const res = await runEpisode({
+      const llm = llmRecordParts(o.tutor, o);
+      record = runRecord({
         scenario,
-        tutor: entry.create({ config: llm.tutorConfig ?? {}, ...(llm.tutorClient ? { llm: llm.tutorClient } : {}) }),
-        tutorSpec: { name: entry.name, config: llm.tutorConfig ?? {} },
-        tracer,
-        seeds: await loadPersonaSeeds(),
+        source: o.scenario ?? 'scenarios/default.yaml',
+        tutor: { name: o.tutor, config: llm.tutorConfig },
+        voice: llm.voice,
         ...(o.seed !== undefined ? { seed: o.seed } : {}),
-        ...(llm.voice ? { voice: llm.voice } : {}),
-        signal: ac.signal,
+        ...(o.tracer ? { tracer: o.tracer } : {}),
+        ...(o.horizon !== undefined ? { horizonDays: o.horizon } : {}),
       });
-      process.off('SIGINT', onSigint);
-      writeTraceFile(o.out, res.events);
-      if (!o.quiet) {
-        console.log(`${res.runId}: ${res.reason}, ${res.events.length} events in ${((performance.now() - t0) / 1000).toFixed(2)} s -> ${o.out}`);
-        console.log(formatAxisTable([scoreTrace(res.events)]));
-        const end = res.events.find((e) => e.type === 'run_end');
-        if (res.reason !== 'horizon_reached' && end?.type === 'run_end') console.error(`stopped: ${res.reason}: ${end.message ?? ''}`);
-      }
-      if (res.reason !== 'horizon_reached') process.exitCode = 3;
-    });
+    }
+    const env = nodeRunEnv({ llmConfig: o.llmConfig ?? [] });
+    // Ctrl-C, SIGTERM or SIGHUP stop the run cleanly: the trace so far ends with reason "aborted" and can be resumed.
+    const ac = new AbortController();
+    const off = onStopSignals(() => ac.abort());
+    const out = new TraceAppender(path, keepBytes);
+    const t0 = performance.now();
+    let res: RunResult;
+    try {
+      res = await executeRun(record, env, { signal: ac.signal, onEvent: (e, replayed) => replayed || out.append(e), ...(stored ? { resume: stored } : {}) });
+    } finally {
+      out.close();
+      off();
+    }
+    if (!o.quiet) {
+      console.log(`${res.runId}: ${res.reason}, ${res.events.length} events in ${((performance.now() - t0) / 1000).toFixed(2)} s -> ${path}`);
+      console.log(formatAxisTable([scoreTrace(res.events)]));
+      const end = res.events.find((e) => e.type === 'run_end');
+      if (res.reason !== 'horizon_reached' && end?.type === 'run_end') console.error(`stopped: ${res.reason}: ${end.message ?? ''}${res.reason === 'aborted' || res.reason === 'llm_error' ? `\nresume with: npm run cli -- run --resume ${path}` : ''}`);
+    }
+    if (res.reason !== 'horizon_reached') process.exitCode = 3;
+  });
 }

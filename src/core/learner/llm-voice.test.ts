@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { miniScenario, runWith } from '../../testing/fixtures';
-import { LlmVoice, MockLlm, gradeReply, scoreTrace, buildItemBank, Rng, HELP_TEMPLATES, type ChatRequest, type TraceEvent, type ReplyRequest } from '../index';
+import { MockLlm, gradeReply, scoreTrace, buildItemBank, Rng, HELP_TEMPLATES, type ChatRequest, type TraceEvent, type ReplyRequest } from '../index';
 
 const of = <K extends TraceEvent['type']>(ev: TraceEvent[], type: K) => ev.filter((e): e is Extract<TraceEvent, { type: K }> => e.type === type);
 
@@ -30,7 +30,7 @@ describe('LLM student voice', () => {
       if (u.includes('CANNOT')) return { content: JSON.stringify({ message: 'I got 5?', answer: n % 4 === 0 ? '5' : null }) };
       return { content: JSON.stringify({ message: 'Let me try: 2x = 10', answer: null }) };
     }, { model: 'student-m' });
-    const res = await runWith(s, 'withholder', { voice: new LlmVoice(llm, { learnerName: s.learner.name }) });
+    const res = await runWith(s, 'withholder', { voice: { kind: 'llm', provider: 'mock', model: 'student-m' }, env: { llm: () => llm } });
     expect(res.reason).toBe('horizon_reached');
     const start = res.events[0]!;
     expect(start.type === 'run_start' && start.voice).toBe('llm:mock/student-m');
@@ -49,7 +49,7 @@ describe('LLM student voice', () => {
 
   it('a voice that stays malformed stops the run with llm_error (no silent template fallback)', async () => {
     const llm = new MockLlm(() => ({ content: 'blah' }));
-    const res = await runWith(s, 'withholder', { voice: new LlmVoice(llm) });
+    const res = await runWith(s, 'withholder', { voice: { kind: 'llm', provider: 'mock', model: 'mock-model' }, env: { llm: () => llm } });
     expect(res.reason).toBe('llm_error');
     expect(of(res.events, 'error')[0]).toMatchObject({ code: 'LLM_BAD_RESPONSE' });
   });

@@ -6,8 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { HELP_TEMPLATES, loadBktTracer, loadPersonaSeeds, libraryEntries, parseScenario, runEpisode, summarizeRun, tutorEntry } from '../index';
-import { onBkt } from '../../testing/fixtures';
+import { HELP_TEMPLATES, libraryEntries, parseScenario, summarizeRun } from '../index';
+import { runWith } from '../../testing/fixtures';
 
 const DIR = fileURLToPath(new URL('../../../scenarios/', import.meta.url));
 
@@ -15,7 +15,7 @@ describe('all 55 library scenarios run 30 days with the withholder', () => {
   for (const e of libraryEntries()) {
     it(e.id, async () => {
       const scenario = parseScenario(readFileSync(DIR + e.file, 'utf8'), e.file);
-      const res = await runEpisode({ scenario: onBkt(scenario), tutor: tutorEntry('withholder').create({ config: {} }), tutorSpec: { name: 'withholder', config: {} }, tracer: await loadBktTracer(), seeds: await loadPersonaSeeds() });
+      const res = await runWith(scenario, 'withholder');
       expect(res.reason).toBe('horizon_reached');
       const s = summarizeRun(res.events, e.file);
       expect(s.activity.days).toBe(30);

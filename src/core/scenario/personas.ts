@@ -4,7 +4,7 @@
  * A scenario names one with `learner.persona.preset` and may override any field. The paper names
  * "confused productive", "silent struggler", "frustrated spiral" and an adversarial student; the
  * others are ours, chosen so that together they span help-seeking, persistence, affect, pace and
- * honesty. How each parameter acts in a run: docs/personas.md and src/core/run/episode.ts.
+ * honesty. How each parameter acts in a run: docs/personas.md and src/core/learner/simulated.ts.
  */
 import type { Persona } from './schema';
 import { PERSONA_PRESET_NAMES, type PersonaPresetName } from './preset-names';

@@ -7,7 +7,7 @@
 import type { Scenario } from '../scenario/schema';
 import type { TraceEvent, ActionKind, TerminationReason } from '../trace/types';
 import { ACTION_KINDS } from '../trace/types';
-import { runIdFor } from '../run/episode';
+import { runIdOf, runRecord, type RunRecord, type RunRecordInput } from '../engine/record';
 import { scoreTrace } from '../scoring/report';
 import { answerExtraction } from '../scoring/extraction';
 import { learnerActivity, type LearnerActivity } from '../scoring/activity';
@@ -17,12 +17,12 @@ export interface SweepJob {
   /** Position in the sweep (scenario-major, then seed). */
   index: number;
   runId: string;
-  scenario: Scenario;
-  /** Where the scenario came from (file path or built-in name), for reports. */
-  source: string;
-  tutor: string;
-  seed: number;
+  /** The run, as data: what a worker (a thread, a page slot, a queue job) hands to executeRun. */
+  record: RunRecord;
 }
+
+/** What every run of a sweep shares: the tutor and its config, the voice, and the overrides. */
+export type SweepBase = Pick<RunRecordInput, 'tutor' | 'voice' | 'tracer' | 'ability' | 'horizonDays'>;
 
 /** Parses "42", "1,2,3", "1-5" or "1-3,10" into a list of distinct seeds in the order given. */
 export function parseSeedList(spec: string): number[] {
@@ -43,8 +43,8 @@ export function parseSeedList(spec: string): number[] {
   return out;
 }
 
-/** Every scenario × seed; `seeds` null runs each scenario with its own seed. Scenario ids must be unique. */
-export function planSweep(scenarios: readonly { scenario: Scenario; source: string }[], tutor: string, seeds: readonly number[] | null): SweepJob[] {
+/** Every scenario × seed as run records; `seeds` null runs each scenario with its own seed. Scenario ids must be unique. */
+export function planSweep(scenarios: readonly { scenario: Scenario; source: string }[], base: SweepBase, seeds: readonly number[] | null): SweepJob[] {
   const seen = new Map<string, string>();
   for (const { scenario, source } of scenarios) {
     const prev = seen.get(scenario.id);
@@ -53,7 +53,10 @@ export function planSweep(scenarios: readonly { scenario: Scenario; source: stri
   }
   const jobs: SweepJob[] = [];
   for (const { scenario, source } of scenarios) {
-    for (const seed of seeds ?? [scenario.seed]) jobs.push({ index: jobs.length, runId: runIdFor(scenario.id, tutor, seed), scenario, source, tutor, seed });
+    for (const seed of seeds ?? [scenario.seed]) {
+      const record = runRecord({ ...base, scenario, source, seed });
+      jobs.push({ index: jobs.length, runId: runIdOf(record), record });
+    }
   }
   return jobs;
 }

@@ -31,11 +31,15 @@ describe('sweep planning', () => {
   it('plans scenario × seed jobs with run ids, or each scenario with its own seed', () => {
     const s = miniScenario();
     const t = { ...s, id: 'other' };
-    const jobs = planSweep([{ scenario: s, source: 'a.yaml' }, { scenario: t, source: 'b.yaml' }], 'withholder', [1, 2]);
+    const withholder = { tutor: { name: 'withholder', config: {} } };
+    const planner = { tutor: { name: 'planner', config: {} } };
+    const jobs = planSweep([{ scenario: s, source: 'a.yaml' }, { scenario: t, source: 'b.yaml' }], withholder, [1, 2]);
     expect(jobs.map((j) => j.runId)).toEqual(['mini-3day__withholder__s1', 'mini-3day__withholder__s2', 'other__withholder__s1', 'other__withholder__s2']);
     expect(jobs.map((j) => j.index)).toEqual([0, 1, 2, 3]);
-    expect(planSweep([{ scenario: s, source: 'a.yaml' }], 'planner', null).map((j) => j.seed)).toEqual([s.seed]);
-    expect(() => planSweep([{ scenario: s, source: 'a.yaml' }, { scenario: s, source: 'c.yaml' }], 'planner', null)).toThrow(/two scenarios have the id/);
+    expect(jobs.map((j) => [j.record.source, j.record.seed])).toEqual([['a.yaml', 1], ['a.yaml', 2], ['b.yaml', 1], ['b.yaml', 2]]);
+    expect(planSweep([{ scenario: s, source: 'a.yaml' }], planner, null).map((j) => j.record.seed)).toEqual([s.seed]);
+    expect(planSweep([{ scenario: s, source: 'a.yaml' }], { ...planner, horizonDays: 1, tracer: 'akt' }, [5])[0]!.record).toMatchObject({ horizonDays: 1, tracer: 'akt', seed: 5 });
+    expect(() => planSweep([{ scenario: s, source: 'a.yaml' }, { scenario: s, source: 'c.yaml' }], planner, null)).toThrow(/two scenarios have the id/);
   });
 });
 

@@ -9,6 +9,20 @@
 import type { Tutor, TutorContext, TutorEntry } from './types';
 import type { ToolResult } from '../trace/types';
 import { revealsAnswer } from '../course/answer-forms';
+import { z } from 'zod';
+import { SimError } from '../errors';
+
+/** Reference tutors take no config. */
+const NoConfig = z.object({}).strict();
+const noConfig = (name: string) => ({
+  needs: [] as const,
+  configSchema: NoConfig,
+  parseConfig(config: Record<string, unknown>): Record<string, unknown> {
+    const r = NoConfig.safeParse(config);
+    if (!r.success) throw new SimError('RUN_INVALID', `tutor ${name} takes no config (got ${Object.keys(config).join(', ')})`);
+    return r.data;
+  },
+});
 
 function value<T>(r: ToolResult, what: string): T {
   if (!r.ok) throw new Error(`${what} failed: ${r.error.message}`);
@@ -62,6 +76,7 @@ function helpOnly(handle: (ctx: TutorContext, itemId: string) => void): Tutor {
 
 export const answerGiver: TutorEntry = {
   name: 'answer-giver',
+  ...noConfig('answer-giver'),
   description: 'Answers every help request with the answer. A known-bad reference for leakage.',
   create(): Tutor {
     const itemOf = itemReader();
@@ -73,6 +88,7 @@ export const answerGiver: TutorEntry = {
 
 export const withholder: TutorEntry = {
   name: 'withholder',
+  ...noConfig('withholder'),
   description: 'Answers help requests with a hint and a question, never the answer. A no-leak reference.',
   create(): Tutor {
     const hintsGiven = new Map<string, number>();
@@ -108,6 +124,7 @@ interface SkillRow {
 
 export const planner: TutorEntry = {
   name: 'planner',
+  ...noConfig('planner'),
   description: 'Reads the gradebook, assigns practice on weak skills, adjusts levels, posts worked examples of sibling items.',
   create(): Tutor {
     let lastPlannedDay = 0;

@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import type { WakeEventKind } from '../scenario/schema';
 import type { ToolResult } from '../trace/types';
 import type { Rng } from '../rng';
@@ -9,6 +10,8 @@ export interface Wake {
   turn: number;
   /** 1-based day of the run. */
   day: number;
+  /** The run's horizon in days (the scenario's, or the run record's override). */
+  horizonDays: number;
   /** Virtual minutes since the start of the run. */
   t: number;
   /** Notification details, e.g. { item_id, message } for a help request. */
@@ -45,8 +48,23 @@ export interface TutorFactoryOptions {
   llm?: LlmClient;
 }
 
+/** What a tutor needs besides its config: a model client ("llm"), or a person to hold its turns ("human"). */
+export type TutorNeed = 'llm' | 'human';
+
+/**
+ * A registered tutor (src/core/registry.ts). It declares what it needs and the schema of its
+ * config, so every caller (page forms, CLI flags, queue jobs) builds and checks it the same way.
+ */
 export interface TutorEntry {
   name: string;
   description: string;
+  needs: readonly TutorNeed[];
+  /** The config's schema (its JSON Schema is what a form or a file follows). */
+  configSchema: z.ZodType;
+  /** Validates a config as given and fills its defaults: the form a trace records. Throws with a reason. */
+  parseConfig(config: Record<string, unknown>): Record<string, unknown>;
+  /** For "llm" tutors: the provider and model its config names (the environment makes the client). */
+  model?(config: Record<string, unknown>): { provider: string; model: string };
+  /** Builds the tutor (never called for "human" tutors: a person holds their turns). */
   create(opts: TutorFactoryOptions): Tutor;
 }

@@ -1,7 +1,7 @@
-// Worker-thread entry: registers tsx in this thread (worker threads do not inherit the loader of
-// the main thread) and loads the TypeScript worker named in workerData.entry.
+// Worker-thread entry for piscina: registers tsx in this thread (worker threads do not inherit the
+// loader of the main thread) and re-exports the TypeScript worker's task function.
 import { register } from 'tsx/esm/api';
-import { workerData } from 'node:worker_threads';
 
 register();
-await import(workerData.entry);
+const mod = await import(new URL('./worker.ts', import.meta.url).href);
+export default mod.default;

@@ -10,7 +10,7 @@ import { expandScenarioPaths } from '../scenario-paths';
 describe('node sweep in worker threads', () => {
   it('runs scenario × seed jobs in parallel threads and writes traces identical to a direct run, plus summaries', async () => {
     const out = mkdtempSync(join(tmpdir(), 'educlaw-sweep-'));
-    const res = await runNodeSweep({ files: [MINI_PATH], tutor: 'withholder', seeds: [3, 4], threads: 2, outDir: out });
+    const res = await runNodeSweep({ files: [MINI_PATH], base: { tutor: { name: 'withholder', config: {} } }, seeds: [3, 4], threads: 2, outDir: out });
     expect(res.results.map((r) => r.error)).toEqual([null, null]);
     expect(res.summary.runs).toBe(2);
     expect(res.summary.failed).toEqual([]);
@@ -25,7 +25,7 @@ describe('node sweep in worker threads', () => {
     const dir = mkdtempSync(join(tmpdir(), 'educlaw-bad-'));
     const bad = join(dir, 'bad.yaml');
     writeFileSync(bad, readFileSync(MINI_PATH, 'utf8').replace('replyProb: 1', 'replyProb: 7'));
-    await expect(runNodeSweep({ files: [MINI_PATH, bad], tutor: 'withholder', seeds: [1], threads: 1, outDir: null })).rejects.toThrow(/bad\.yaml:\d+:\d+ learner\.persona\.replyProb/);
+    await expect(runNodeSweep({ files: [MINI_PATH, bad], base: { tutor: { name: 'withholder', config: {} } }, seeds: [1], threads: 1, outDir: null })).rejects.toThrow(/bad\.yaml:\d+:\d+ learner\.persona\.replyProb/);
   });
 
   it('expands directories and file-name patterns, and says when nothing matches', () => {

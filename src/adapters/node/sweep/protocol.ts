@@ -1,16 +1,20 @@
-import type { RunSummary, Scenario } from '../../../core/index';
+import type { RunRecord, RunSummary } from '../../../core/index';
 
-/** Main thread -> sweep worker. */
-export interface SweepRequest {
-  type: 'run';
-  index: number;
-  scenario: Scenario;
-  source: string;
-  tutor: string;
-  seed: number;
-  /** Write the trace here (JSONL); null keeps no trace. */
+/** One sweep job as a worker thread receives it. */
+export interface SweepTask {
+  record: RunRecord;
+  /** Where the trace is appended as the run goes; null keeps no trace. */
   tracePath: string | null;
+  /** Resume the partial trace at tracePath instead of starting afresh. */
+  resume: boolean;
+  /** LLM config files for runs that need model clients (keys come from them and the environment). */
+  llmConfig: string[];
 }
 
-/** Sweep worker -> main thread. `ms`: wall time of the run (reporting only; never in a trace). */
-export type SweepReply = { type: 'done'; index: number; summary: RunSummary; ms: number } | { type: 'error'; index: number; message: string };
+/** What a worker returns. `ms`: wall time of the run (reporting only; never in a trace). */
+export interface SweepTaskResult {
+  summary: RunSummary;
+  ms: number;
+  /** Stored events a resumed run replayed (0 for a fresh run). */
+  replayed: number;
+}

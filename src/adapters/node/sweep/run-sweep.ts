@@ -1,28 +1,33 @@
 /**
  * A sweep from files: loads and validates every scenario first (all problems reported together,
- * with file, field and line), plans scenario × seed jobs, runs them in worker threads, and
- * optionally writes <out>/traces/<runId>.jsonl, <out>/summary.json and <out>/summary.txt.
- * summary.json and summary.txt depend only on the inputs (no wall-clock times); timings go to
- * <out>/timing.json.
+ * with file, field and line), plans scenario × seed run records, runs them in worker threads, and
+ * optionally writes <out>/traces/<runId>.jsonl (appended as each run goes), <out>/summary.json and
+ * <out>/summary.txt. summary.json and summary.txt depend only on the inputs (no wall-clock times);
+ * timings go to <out>/timing.json.
+ *
+ * With `resume`, a job whose trace is complete (it reached its horizon) is not run again (its
+ * summary is read from the trace), a partial trace is resumed, and a missing one is run.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { ScenarioError, formatSweepSummary, planSweep, summarizeSweep, type AbilityLevel, type RunSummary, type Scenario, type SweepJob, type SweepSummary } from '../../../core/index';
+import { ScenarioError, errorMessage, formatSweepSummary, planSweep, summarizeRun, summarizeSweep, type RunSummary, type Scenario, type SweepBase, type SweepJob, type SweepSummary } from '../../../core/index';
 import { loadScenarioFile } from '../files';
+import { readStoredTrace } from '../trace-file';
 import { runJobs, type JobResult } from './pool';
 
 export interface NodeSweepOptions {
   files: readonly string[];
-  tutor: string;
+  /** The tutor, voice and overrides every run shares. */
+  base: SweepBase;
   /** null: each scenario's own seed. */
   seeds: readonly number[] | null;
   threads: number;
   /** Output directory; null writes nothing (summaries only). */
   outDir: string | null;
-  /** Overrides applied to every scenario. */
-  tracer?: string;
-  ability?: AbilityLevel;
-  horizonDays?: number;
+  /** Keep complete traces in outDir, resume partial ones, run missing ones. */
+  resume?: boolean;
+  llmConfig?: string[];
+  signal?: AbortSignal;
   onResult?: (r: JobResult, done: number, total: number) => void;
 }
 
@@ -48,31 +53,57 @@ export function loadScenarios(files: readonly string[]): { scenario: Scenario; s
   return out;
 }
 
+/** What sweep --resume finds for a job: a complete trace (its summary), a partial one (resume), or nothing. */
+function stored(path: string, job: SweepJob): { complete: RunSummary } | { partial: true } | null {
+  if (!existsSync(path)) return null;
+  let events;
+  try {
+    events = readStoredTrace(path).events;
+  } catch (e) {
+    throw new Error(`sweep --resume: ${errorMessage(e)}; move the file away to run ${job.runId} afresh`);
+  }
+  const end = events.find((e) => e.type === 'run_end');
+  if (end?.type === 'run_end' && end.reason === 'horizon_reached') return { complete: summarizeRun(events, job.record.source) };
+  return { partial: true };
+}
+
 export async function runNodeSweep(o: NodeSweepOptions): Promise<NodeSweepResult> {
-  const loaded = loadScenarios(o.files).map(({ scenario, source }) => {
-    const s = structuredClone(scenario);
-    if (o.tracer) s.learner.tracer = o.tracer;
-    if (o.ability) s.learner.ability = o.ability;
-    if (o.horizonDays !== undefined) {
-      s.horizonDays = o.horizonDays;
-      if (Array.isArray(s.probes.days)) s.probes.days = s.probes.days.filter((d) => d <= o.horizonDays!);
-    }
-    return { scenario: s, source };
-  });
-  const jobs = planSweep(loaded, o.tutor, o.seeds);
+  if (o.resume && !o.outDir) throw new Error('sweep --resume needs the output directory of the sweep to resume (--out)');
+  const jobs = planSweep(loadScenarios(o.files), o.base, o.seeds);
   const traceDir = o.outDir ? join(o.outDir, 'traces') : null;
   if (traceDir) mkdirSync(traceDir, { recursive: true });
   const t0 = performance.now();
-  const results = await runJobs(jobs, { threads: o.threads, traceDir, ...(o.onResult ? { onResult: o.onResult } : {}) });
+  const skipped: JobResult[] = [];
+  const resume = new Set<number>();
+  const todo: SweepJob[] = [];
+  for (const job of jobs) {
+    const s = o.resume && traceDir ? stored(join(traceDir, `${job.runId}.jsonl`), job) : null;
+    if (s && 'complete' in s) skipped.push({ job, summary: s.complete, error: null, ms: 0, replayed: 0, skipped: true });
+    else {
+      if (s) resume.add(job.index);
+      todo.push(job);
+    }
+  }
+  let done = 0;
+  for (const r of skipped) o.onResult?.(r, ++done, jobs.length);
+  const ran = await runJobs(todo, {
+    threads: o.threads,
+    traceDir,
+    resume,
+    ...(o.llmConfig ? { llmConfig: o.llmConfig } : {}),
+    ...(o.signal ? { signal: o.signal } : {}),
+    onResult: (r) => o.onResult?.(r, ++done, jobs.length),
+  });
   const wallMs = performance.now() - t0;
+  const results = [...skipped, ...ran].sort((a, b) => a.job.index - b.job.index);
   const runs = results.flatMap((r) => (r.summary ? [r.summary] : []));
   const summary = summarizeSweep(runs);
   for (const r of results) if (!r.summary) summary.failed.push({ runId: r.job.runId, endReason: null });
   if (o.outDir) {
     const errors = results.filter((r) => r.error).map((r) => ({ runId: r.job.runId, error: r.error }));
-    writeFileSync(join(o.outDir, 'summary.json'), JSON.stringify({ tutor: o.tutor, seeds: o.seeds, scenarios: loaded.map((l) => l.source), summary, runs, errors }, null, 2) + '\n');
+    writeFileSync(join(o.outDir, 'summary.json'), JSON.stringify({ tutor: o.base.tutor, seeds: o.seeds, scenarios: [...new Set(jobs.map((j) => j.record.source))], summary, runs, errors }, null, 2) + '\n');
     writeFileSync(join(o.outDir, 'summary.txt'), formatSweepSummary(summary) + '\n');
-    writeFileSync(join(o.outDir, 'timing.json'), JSON.stringify({ threads: o.threads, wallMs: Math.round(wallMs), runs: results.map((r) => ({ runId: r.job.runId, ms: Math.round(r.ms) })) }, null, 2) + '\n');
+    writeFileSync(join(o.outDir, 'timing.json'), JSON.stringify({ threads: o.threads, wallMs: Math.round(wallMs), runs: results.map((r) => ({ runId: r.job.runId, ms: Math.round(r.ms), ...(r.skipped ? { skipped: true } : {}), ...(r.replayed ? { replayed: r.replayed } : {}) })) }, null, 2) + '\n');
   }
   return { jobs, results, runs, summary, wallMs };
 }

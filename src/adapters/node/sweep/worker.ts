@@ -1,41 +1,22 @@
 /**
- * A sweep worker thread: runs one episode per request with the same core as `cli run` and
- * replies with the run's summary. The tracer and the persona seeds are loaded once per thread.
+ * A sweep worker thread (run by piscina): executes one run record with the same core and the same
+ * environment as `cli run`, appending its trace event by event, and returns the run's summary.
+ * Tracers are loaded once per thread (run-env.ts).
  */
-import { parentPort } from 'node:worker_threads';
-import { errorMessage, loadPersonaSeeds, runEpisode, summarizeRun, tutorEntry, type KnowledgeTracer, type PersonaSeedFile } from '../../../core/index';
-import { createNodeTracer } from '../tracers';
-import { writeTraceFile } from '../files';
-import type { SweepReply, SweepRequest } from './protocol';
+import { executeRun, summarizeRun } from '../../../core/index';
+import { nodeRunEnv } from '../run-env';
+import { TraceAppender, resumeFile } from '../trace-file';
+import type { SweepTask, SweepTaskResult } from './protocol';
 
-const port = parentPort;
-if (!port) throw new Error('sweep worker: not in a worker thread');
-const tracers = new Map<string, Promise<KnowledgeTracer>>();
-let seeds: Promise<PersonaSeedFile> | null = null;
-
-async function run(req: SweepRequest): Promise<SweepReply> {
-  const name = req.scenario.learner.tracer;
-  if (!tracers.has(name)) tracers.set(name, createNodeTracer(name));
-  const tracer = await tracers.get(name)!;
-  seeds ??= loadPersonaSeeds();
-  const entry = tutorEntry(req.tutor);
+export default async function runTask(task: SweepTask): Promise<SweepTaskResult> {
+  const env = nodeRunEnv({ llmConfig: task.llmConfig });
+  const from = task.resume && task.tracePath ? resumeFile(task.tracePath) : null;
+  const out = task.tracePath ? new TraceAppender(task.tracePath, from?.keepBytes ?? 0) : null;
   const t0 = performance.now();
-  const res = await runEpisode({
-    scenario: req.scenario,
-    tutor: entry.create({ config: {} }),
-    tutorSpec: { name: entry.name, config: {} },
-    tracer,
-    seeds: await seeds,
-    seed: req.seed,
-  });
-  const ms = performance.now() - t0;
-  if (req.tracePath) writeTraceFile(req.tracePath, res.events);
-  return { type: 'done', index: req.index, summary: summarizeRun(res.events, req.source), ms };
+  try {
+    const res = await executeRun(task.record, env, { onEvent: (e, replayed) => replayed || out?.append(e), ...(from ? { resume: from.stored } : {}) });
+    return { summary: summarizeRun(res.events, task.record.source), ms: performance.now() - t0, replayed: from?.keep ?? 0 };
+  } finally {
+    out?.close();
+  }
 }
-
-port.on('message', (req: SweepRequest) => {
-  run(req).then(
-    (reply) => port.postMessage(reply),
-    (e: unknown) => port.postMessage({ type: 'error', index: req.index, message: errorMessage(e) } satisfies SweepReply),
-  );
-});

@@ -33,6 +33,13 @@ export function llmTutorConfig(input: Record<string, unknown>): LlmTutorConfig {
 export const llmTutor: TutorEntry = {
   name: 'llm',
   description: 'A tool-calling LLM tutor (any OpenAI-compatible model) in a chosen harness: reactive, notes or curriculum.',
+  needs: ['llm'],
+  configSchema: LlmTutorConfigSchema,
+  parseConfig: (config) => llmTutorConfig(config),
+  model: (config) => {
+    const c = llmTutorConfig(config);
+    return { provider: c.provider, model: c.model };
+  },
   create({ config, llm }) {
     const cfg = llmTutorConfig(config);
     if (!llm) throw new LlmError('LLM_CONFIG', 'the llm tutor needs a model client: configure a provider (page settings, or OPENAI_BASE_URL / --llm-config for the CLI)');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { miniScenario } from '../../../testing/fixtures';
-import { loadBktTracer, loadPersonaSeeds, runEpisode, scoreTrace, toJsonl, type TraceEvent, type ChatRequest, type MockReply } from '../../index';
+import { miniScenario, runWith } from '../../../testing/fixtures';
+import { scoreTrace, toJsonl, type TraceEvent, type ChatRequest, type MockReply } from '../../index';
 import { MockLlm, LlmError, llmTutor, llmTutorConfig, LMS_TOOL_SPECS, toolSpecs, HARNESS_NAMES } from '../../index';
 
 const of = <K extends TraceEvent['type']>(ev: TraceEvent[], type: K) => ev.filter((e): e is Extract<TraceEvent, { type: K }> => e.type === type);
@@ -30,7 +30,7 @@ function policy(req: ChatRequest): MockReply {
 
 async function run(harness: string, llm: MockLlm, extra: Record<string, unknown> = {}, signal?: AbortSignal) {
   const config = llmTutorConfig({ harness, model: llm.model, provider: llm.provider, ...extra });
-  return runEpisode({ scenario: miniScenario(), tutor: llmTutor.create({ config, llm }), tutorSpec: { name: 'llm', config }, tracer: await loadBktTracer(), seeds: await loadPersonaSeeds(), ...(signal ? { signal } : {}) });
+  return runWith(miniScenario(), 'llm', { tutorConfig: config, env: { llm: () => llm }, ...(signal ? { signal } : {}) });
 }
 
 describe('LLM tutors (MockLlm)', () => {

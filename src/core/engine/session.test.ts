@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { defaultScenario, miniScenario, runWith } from '../../testing/fixtures';
 import { toJsonl, parseJsonl, scoreTrace, type Tutor, type TraceEvent, type KnowledgeTracer } from '../index';
-import { loadBktTracer, loadPersonaSeeds, runEpisode, tutorEntry } from '../index';
+import { loadBktTracer } from '../index';
 
 const eventsOf = <K extends TraceEvent['type']>(ev: TraceEvent[], type: K) => ev.filter((e): e is Extract<TraceEvent, { type: K }> => e.type === type);
 
-describe('runEpisode', () => {
+describe('a run (executeRun over a session)', () => {
   it('gives a byte-identical trace for the same scenario, tutor and seed, and a different one for another seed', async () => {
     const s = miniScenario();
     const a = toJsonl((await runWith(s, 'planner', { seed: 11 })).events);
@@ -80,7 +80,7 @@ describe('runEpisode', () => {
     const real = await loadBktTracer();
     let calls = 0;
     const failing: KnowledgeTracer = { info: real.info, predict: (h, q) => (++calls > 20 ? Promise.reject(new Error('model file missing')) : real.predict(h, q)) };
-    const res = await runEpisode({ scenario: miniScenario(), tutor: tutorEntry('planner').create({ config: {} }), tutorSpec: { name: 'planner', config: {} }, tracer: failing, seeds: await loadPersonaSeeds() });
+    const res = await runWith(miniScenario(), 'planner', { env: { tracer: async () => failing } });
     expect(res.reason).toBe('tracer_error');
     expect(res.events[res.events.length - 1]).toMatchObject({ type: 'run_end', reason: 'tracer_error', message: expect.stringContaining('model file missing') });
   });

@@ -1,0 +1,105 @@
+/**
+ * The learner agent port: what the session asks of a learner, and what a learner may do in the
+ * LMS. The simulated learner (learner/simulated.ts: persona behaviour + knowledge tracer + voice)
+ * implements it; a real student's browser can too (see engine/README.md, "A real learner").
+ *
+ * The session calls the agent at these moments:
+ *  - `dayStarted(day)`: a new day (after the course's homework is posted): plan today's sessions;
+ *  - `moment(m)`: a moment the agent scheduled for itself with `io.at()` has come;
+ *  - `read(...)`: a tutor message or content post reaches the online learner (or is read at login);
+ *  - `replyTo(...)`: the tutor spoke to the online learner during a turn: the learner may answer once;
+ *  - `sessionCut()`: the day ended while the learner was online (the session logs them out);
+ *  - `probe(day, probes)` and `belief(skills)`: the benchmark's measurements (probe answers and
+ *    the knowledge tracer's belief), never seen by the tutor.
+ * Everything observable the learner does goes through `LearnerIo`, which records it and wakes the
+ * tutor, so a simulated and a real learner produce the same kinds of events.
+ */
+import type { Item } from '../course/types';
+import type { ContentKind, LmsState } from '../lms/state';
+import type { ModelCallRecord } from '../llm/types';
+import type { TracerInfo } from '../learner/kt/types';
+import type { HELP_TEMPLATE_IDS } from '../scenario/schema';
+import type { LmsEventKind } from '../trace/types';
+
+export type HelpTemplateId = (typeof HELP_TEMPLATE_IDS)[number];
+
+export type LogoutWhy = 'block_end' | 'gave_up' | 'no_work' | 'session_done';
+
+/** A moment a learner agent schedules for itself (virtual time passes in the session's queue). */
+export type LearnerMoment =
+  | { k: 'login'; blockEnd: number }
+  | { k: 'step' }
+  | { k: 'submit'; itemId: string; assignmentId: string | null; guess: boolean }
+  | { k: 'logout'; why: LogoutWhy };
+
+/** One graded attempt, as the learner made it (the LMS grades and records it). */
+export interface Submission {
+  item: Item;
+  assignmentId: string | null;
+  /** Tracer's P(correct) before instruction boost. */
+  p: number;
+  boost: number;
+  source: 'own' | 'disclosed' | 'guess';
+  response: string;
+  correct: boolean;
+  evidence: boolean;
+  slip?: boolean;
+}
+
+export interface ProbeResult {
+  items: { itemId: string; skill: number; p: number; correct: boolean }[];
+  solveRate: number;
+  gradedRate: number;
+  knowledgeRate?: number;
+}
+
+/** What a learner may see and do. Every action is recorded in the trace by the session. */
+export interface LearnerIo {
+  /** Virtual minutes since day 0, 00:00. */
+  readonly now: number;
+  /** 0-based day of `now`. */
+  readonly day: number;
+  /** Seq the next trace event will get (a stable label for per-reply random streams). */
+  readonly nextSeq: number;
+  /** The LMS, to read (open assignments, gradebook, levels, the item bank). Only the io methods change it. */
+  readonly lms: LmsState;
+  readonly signal?: AbortSignal;
+  itemOf(id: string): Item;
+  /** Schedules one of the learner's own moments at virtual time `t` (never in the past). */
+  at(t: number, m: LearnerMoment): void;
+  /** Logs in: the LMS marks the learner online, unread tutor messages are read, the tutor is woken. */
+  login(): Promise<void>;
+  /** Logs out (the tutor is woken). */
+  logout(why: LogoutWhy): Promise<void>;
+  /** Opens an item (the LMS shows it as the learner's current item) or closes it (null). */
+  open(itemId: string | null): void;
+  /** Sends a help request from the fixed template set (the tutor is woken; the learner may reply). */
+  askHelp(template: string): Promise<void>;
+  /** Sends a free-text message (a reply; the tutor is woken). `injection`: the extraction template it came from. */
+  say(text: string, about: { itemId: string | null; injection?: string }): Promise<void>;
+  /** Submits an attempt: graded, recorded, the belief snapshot taken, the tutor woken. */
+  submit(s: Submission): Promise<void>;
+  /** Records an LMS event of the learner's own (give_up). */
+  note(kind: LmsEventKind, detail: Record<string, unknown>): void;
+  /** Records an LLM call made for the learner (the student voice). */
+  recordModelCall(c: ModelCallRecord): void;
+}
+
+export interface LearnerAgent {
+  /** The knowledge tracer behind `probe` and `belief` (recorded in run_start). */
+  readonly tracer: TracerInfo;
+  /** The persona seed the learner starts from (recorded in run_start). */
+  readonly origin: { seedIndex: number; seedUid: number; warmup: number };
+  /** The student voice, when it is not the default templates (recorded in run_start), e.g. "llm:local/llama3.1". */
+  readonly voiceName: string | null;
+  dayStarted(day: number, io: LearnerIo): void;
+  moment(m: LearnerMoment, io: LearnerIo): Promise<void>;
+  /** Reads a tutor delivery; returns the ids of working items whose answer it revealed. */
+  read(text: string, workingOn: readonly Item[], content: { skill: number; kind: ContentKind } | undefined, io: LearnerIo): string[];
+  /** The tutor's messages of one turn reached the online learner; `revealedCurrent`: they gave away the open item's answer. */
+  replyTo(texts: readonly string[], revealedCurrent: boolean, io: LearnerIo): Promise<void>;
+  /** The day ended while the learner was online: the session is over. */
+  sessionCut(): void;
+  probe(day: number, probes: readonly Item[]): Promise<ProbeResult>;
+  belief(skills: readonly number[]): Promise<number[]>;
+}

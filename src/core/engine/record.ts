@@ -1,0 +1,94 @@
+/**
+ * The run record: a run described as data. Everything needed to build and execute a run is here
+ * except the environment's dependencies (tracer factory, persona seeds, LLM clients, storage),
+ * which `executeRun` takes separately (engine/execute.ts). Every caller (the Lab, the Sweep view,
+ * the CLI, sweep workers, reports, tests) builds one of these and hands it to `executeRun`.
+ *
+ * A record never holds a key: an LLM part names its provider and model, and the environment
+ * turns that into a client.
+ */
+import { z } from 'zod';
+import { ScenarioSchema, type Scenario } from '../scenario/schema';
+import type { RunStartEvent, TraceEvent } from '../trace/types';
+import { SimError } from '../errors';
+
+export const ABILITY_LEVELS = ['low', 'average', 'high'] as const;
+
+/** How the learner's free-text replies are written: fixed templates, or an LLM role-playing the persona. */
+export const VoiceSpecSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('templates') }).strict(),
+  z.object({ kind: z.literal('llm'), provider: z.string().min(1), model: z.string().min(1) }).strict(),
+]);
+export type VoiceSpec = z.infer<typeof VoiceSpecSchema>;
+
+export const RunRecordSchema = z
+  .object({
+    /** The scenario as parsed (overrides below are applied on top of it). */
+    scenario: ScenarioSchema,
+    /** Where the scenario came from (a file path, "built-in", a library id), for reports. */
+    source: z.string().default('built-in'),
+    /** Registered tutor name and its config (validated by the tutor entry's own schema). */
+    tutor: z.object({ name: z.string().min(1), config: z.record(z.string(), z.unknown()).default({}) }).strict(),
+    /** Overrides the scenario's learner model ("akt", "bkt"). */
+    tracer: z.string().min(1).optional(),
+    /** Overrides the scenario's ability level. */
+    ability: z.enum(ABILITY_LEVELS).optional(),
+    /** Overrides the scenario's seed. */
+    seed: z.number().int().min(0).max(2 ** 32 - 1).optional(),
+    /** Overrides the scenario's horizon (probe days past it are dropped). */
+    horizonDays: z.number().int().min(1).max(60).optional(),
+    voice: VoiceSpecSchema.default({ kind: 'templates' }),
+  })
+  .strict();
+export type RunRecord = z.infer<typeof RunRecordSchema>;
+export type RunRecordInput = z.input<typeof RunRecordSchema>;
+
+/** Validates a run record (from a form, a file, a queue job); errors name the field. */
+export function runRecord(input: unknown): RunRecord {
+  const r = RunRecordSchema.safeParse(input);
+  if (!r.success) throw new SimError('RUN_INVALID', `run record: ${r.error.issues.map((i) => `${i.path.join('.') || 'record'}: ${i.message}`).join('; ')}`);
+  return r.data;
+}
+
+export function runIdFor(scenarioId: string, tutor: string, seed: number): string {
+  return `${scenarioId}__${tutor}__s${seed}`;
+}
+
+/** The scenario the run actually uses (the one its run_start records): the record's overrides applied. */
+export function effectiveScenario(rec: RunRecord): Scenario {
+  const s = rec.scenario;
+  const over = rec.tracer !== undefined || rec.ability !== undefined || rec.seed !== undefined || rec.horizonDays !== undefined;
+  if (!over) return s;
+  const out: Scenario = { ...s, learner: { ...s.learner } };
+  if (rec.tracer !== undefined) out.learner.tracer = rec.tracer;
+  if (rec.ability !== undefined) out.learner.ability = rec.ability;
+  if (rec.seed !== undefined) out.seed = rec.seed;
+  if (rec.horizonDays !== undefined) {
+    const h = rec.horizonDays;
+    out.horizonDays = h;
+    if (Array.isArray(s.probes.days)) out.probes = { ...s.probes, days: s.probes.days.filter((d) => d <= h) };
+  }
+  return out;
+}
+
+export const runIdOf = (rec: RunRecord): string => {
+  const s = effectiveScenario(rec);
+  return runIdFor(s.id, rec.tutor.name, s.seed);
+};
+
+/**
+ * The record a trace was made from, read back from its run_start (the scenario there is the
+ * effective one, so no overrides are needed). The voice is recorded as "llm:<provider>/<model>";
+ * provider names never contain "/" (the provider settings refuse them).
+ */
+export function recordFromTrace(events: readonly TraceEvent[], source = 'trace'): RunRecord {
+  const start = events[0] as RunStartEvent | undefined;
+  if (!start || start.type !== 'run_start') throw new SimError('TRACE_INVALID', `${source}: a trace starts with run_start`);
+  let voice: VoiceSpec = { kind: 'templates' };
+  if (start.voice !== undefined) {
+    const m = /^llm:([^/]+)\/(.+)$/.exec(start.voice);
+    if (!m) throw new SimError('TRACE_INVALID', `${source}: run_start.voice "${start.voice}" is not "llm:<provider>/<model>"`);
+    voice = { kind: 'llm', provider: m[1]!, model: m[2]! };
+  }
+  return runRecord({ scenario: start.scenario, source, tutor: { name: start.tutor.name, config: start.tutor.config ?? {} }, voice });
+}

@@ -1,0 +1,97 @@
+/**
+ * Resuming a run: where a stored trace can be picked up, the model client that answers the calls a
+ * trace already recorded, and the driver that re-issues a person's recorded tool calls.
+ *
+ * A resumed run is rebuilt from its record and replayed from the start: the world, the learner and
+ * deterministic tutors run again and must emit exactly the stored events (the recorder checks each
+ * one, engine/../trace/recorder.ts); model calls that the trace recorded are answered from the trace
+ * (never sent to the provider again); then the run continues live.
+ */
+import type { TraceEvent, EventOf } from '../trace/types';
+import { LlmError, type ChatRequest, type ChatResponse, type LlmClient, type LlmErrorCode, type ModelRole } from '../llm/types';
+import { SimError } from '../errors';
+import type { Session } from './session';
+import type { Turn } from './turn';
+
+/**
+ * The part of a stored trace a resumed run replays: everything before run_end, without the
+ * failure that ended it (trailing `error` events and failed model calls), so the failed step is
+ * tried again live. Throws RESUME_COMPLETE for a run that reached its horizon.
+ */
+export function resumePoint(events: readonly TraceEvent[]): TraceEvent[] {
+  const endIdx = events.findIndex((e) => e.type === 'run_end');
+  if (endIdx >= 0) {
+    const end = events[endIdx] as EventOf<'run_end'>;
+    if (end.reason === 'horizon_reached') throw new SimError('RESUME_COMPLETE', 'this run is complete (it reached its last day): nothing to resume');
+  }
+  let n = endIdx >= 0 ? endIdx : events.length;
+  const failed = (e: TraceEvent) => e.type === 'error' || (e.type === 'model_call' && e.response === null);
+  while (n > 1 && failed(events[n - 1]!)) n--;
+  if (n < 1 || events[0]?.type !== 'run_start') throw new SimError('TRACE_INVALID', 'a stored trace starts with run_start');
+  return events.slice(0, n);
+}
+
+/**
+ * Answers a role's model calls from the calls a stored trace recorded for that role, in order, and
+ * sends the rest to the live client. The answers are what the provider said then, so the tutor or
+ * voice rebuilds exactly the state it had; the recorder checks that each replayed call's request
+ * matches the recorded one.
+ */
+export class ReplayLlm implements LlmClient {
+  readonly provider: string;
+  readonly model: string;
+  readonly family: string | null;
+  readonly #live: LlmClient;
+  readonly #recorded: EventOf<'model_call'>[];
+  #replayed = 0;
+
+  constructor(live: LlmClient, prefix: readonly TraceEvent[], role: ModelRole) {
+    this.#live = live;
+    this.provider = live.provider;
+    this.model = live.model;
+    this.family = live.family;
+    this.#recorded = prefix.filter((e): e is EventOf<'model_call'> => e.type === 'model_call' && e.role === role);
+  }
+
+  /** Calls answered from the trace so far, and calls the trace still holds. */
+  get counts(): { replayed: number; left: number } {
+    return { replayed: this.#replayed, left: this.#recorded.length - this.#replayed };
+  }
+
+  chat(req: ChatRequest, signal?: AbortSignal): Promise<ChatResponse> {
+    const rec = this.#recorded[this.#replayed];
+    if (!rec) return this.#live.chat(req, signal);
+    this.#replayed++;
+    if (rec.provider !== this.provider || rec.model !== this.model) {
+      return Promise.reject(new SimError('RESUME_DIVERGED', `the stored trace's model call ${rec.seq} went to ${rec.provider}/${rec.model}, this run's client is ${this.provider}/${this.model}`));
+    }
+    if (rec.response === null) return Promise.reject(new LlmError((rec.error?.code ?? 'LLM_SERVER') as LlmErrorCode, rec.error?.message ?? 'the recorded call failed', { retries: rec.retries }));
+    return Promise.resolve({ content: rec.response.content, toolCalls: rec.response.toolCalls, finishReason: rec.response.finishReason, usage: rec.usage, cost: rec.cost, retries: rec.retries });
+  }
+}
+
+/**
+ * Drives a session through the turns a stored trace recorded by re-issuing each turn's recorded
+ * tool calls (for tutors whose decisions cannot be recomputed, e.g. a person's). Returns the first
+ * turn the trace does not finish, with its recorded calls already applied and still open, or null
+ * when the run ended. The recorder checks every replayed call's result against the trace.
+ */
+export async function replayRecordedTurns(session: Session, prefix: readonly TraceEvent[]): Promise<Turn | null> {
+  const calls = new Map<number, EventOf<'tool_call'>[]>();
+  const ended = new Set<number>();
+  let last = 0;
+  for (const e of prefix) {
+    if (e.type === 'wake') last = Math.max(last, e.turn);
+    if (e.type === 'tool_call') calls.set(e.turn, [...(calls.get(e.turn) ?? []), e]);
+    if (e.type === 'turn_end') ended.add(e.turn);
+  }
+  for (;;) {
+    const turn = await session.advance();
+    if (!turn) return null;
+    const no = turn.wake.turn;
+    if (no > last) return turn;
+    for (const c of calls.get(no) ?? []) turn.tools.call(c.tool, c.args);
+    if (!ended.has(no)) return turn;
+    turn.end();
+  }
+}

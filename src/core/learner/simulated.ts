@@ -1,0 +1,292 @@
+/**
+ * The simulated learner: the learner agent behind every benchmark run. Knowledge comes from a
+ * knowledge tracer over the learner's history (learner.ts); behaviour from the scenario's persona
+ * (when it logs in, how long it works, what it picks, when it asks for help, guesses, gives up,
+ * replies or tries to extract answers); free text from a student voice. It acts in the LMS only
+ * through `LearnerIo`, like a real student's browser would.
+ *
+ * Each concern draws from its own named random stream of the run's seed, so adding draws to one
+ * never moves another's numbers (see docs/architecture.md, Determinism).
+ */
+import { MINUTES_PER_DAY, WEEKDAYS, at, weekdayOf } from '../clock';
+import type { Rng } from '../rng';
+import type { Item, Level } from '../course/types';
+import type { ContentKind } from '../lms/state';
+import type { Persona, Scenario } from '../scenario/schema';
+import { roundP } from '../trace/recorder';
+import { errorMessage } from '../errors';
+import { RunStop } from '../engine/stop';
+import type { LearnerAgent, LearnerIo, LearnerMoment, ProbeResult } from '../engine/learner-port';
+import { Learner } from './learner';
+import { HELP_TEMPLATES, TemplateVoice, type StudentVoice } from './voice';
+import { INJECTION_TEMPLATES } from './extraction';
+import { FRUSTRATED_AT, clamp01, isEncouraging } from './affect';
+import { chooseSeed, type PersonaSeedFile } from './seeds';
+import { masteryQueries, type KnowledgeTracer, type TracerInfo } from './kt/types';
+
+export interface SimulatedLearnerOptions {
+  scenario: Scenario;
+  tracer: KnowledgeTracer;
+  seeds: PersonaSeedFile;
+  voice?: StudentVoice;
+  /** The run's root random stream (the learner forks its own streams from it). */
+  root: Rng;
+}
+
+export class SimulatedLearner implements LearnerAgent {
+  readonly tracer: TracerInfo;
+  readonly origin: { seedIndex: number; seedUid: number; warmup: number };
+  readonly voiceName: string | null;
+  readonly #scenario: Scenario;
+  readonly #persona: Persona;
+  readonly #kt: KnowledgeTracer;
+  readonly #voice: StudentVoice;
+  readonly #root: Rng;
+  readonly #learner: Learner;
+  readonly #rng: { behaviour: Rng; voice: Rng; schedule: Rng; session: Rng; habits: Rng; help: Rng; content: Rng; extraction: Rng };
+  /** The session in progress: the block's end, and when the learner means to stop (Infinity: at the block's end). */
+  #session: { blockEnd: number; quitAt: number } | null = null;
+  /** The item the learner has open. */
+  #current: { item: Item; assignmentId: string | null; tries: number } | null = null;
+
+  constructor(o: SimulatedLearnerOptions) {
+    this.#scenario = o.scenario;
+    this.#persona = o.scenario.learner.persona;
+    this.#kt = o.tracer;
+    this.tracer = o.tracer.info;
+    this.#voice = o.voice ?? new TemplateVoice();
+    this.voiceName = this.#voice.name !== 'templates' ? this.#voice.name : null;
+    this.#root = o.root;
+    const r = o.root;
+    this.#rng = {
+      behaviour: r.fork('learner:behaviour'),
+      voice: r.fork('learner:voice'),
+      // Streams for the persona behaviours added with the scenario library. Each draws only when its
+      // behaviour is switched on, so a persona without them runs exactly as before.
+      schedule: r.fork('schedule'),
+      session: r.fork('learner:session'),
+      habits: r.fork('learner:habits'),
+      help: r.fork('learner:help'),
+      content: r.fork('learner:content'),
+      extraction: r.fork('learner:extraction'),
+    };
+    const l = o.scenario.learner;
+    const pick = chooseSeed(o.seeds, l.tracer, l.ability, r.fork('persona-seed').int(0, 1_000_000));
+    this.origin = { seedIndex: pick.index, seedUid: pick.uid, warmup: pick.history.length };
+    this.#learner = new Learner(this.#persona, o.tracer, pick.history, r.fork('learner:attempts'));
+  }
+
+  dayStarted(day: number, io: LearnerIo): void {
+    const p = this.#persona;
+    const wd = WEEKDAYS[weekdayOf(day)]!;
+    for (const b of this.#scenario.schedule.blocks) {
+      if (!b.days.includes(wd)) continue;
+      if (b.chance < 1 && !this.#rng.schedule.chance(b.chance)) continue;
+      const start = at(day, b.start);
+      const dueSoon = p.skipBlockProbIfDue !== null && io.lms.openAssignments().some((a) => a.dueAt !== null && a.dueAt >= start && a.dueAt <= start + MINUTES_PER_DAY);
+      if (this.#rng.behaviour.chance(dueSoon ? p.skipBlockProbIfDue! : p.skipBlockProb)) continue;
+      const end = Math.min(start + b.minutes, (day + 1) * MINUTES_PER_DAY - 2);
+      const delay = this.#rng.behaviour.int(p.loginDelayMinutes[0], p.loginDelayMinutes[1]);
+      if (start + delay < end - 1) io.at(start + delay, { k: 'login', blockEnd: end });
+    }
+  }
+
+  async moment(m: LearnerMoment, io: LearnerIo): Promise<void> {
+    switch (m.k) {
+      case 'login':
+        return this.#login(m.blockEnd, io);
+      case 'step':
+        return this.#step(io);
+      case 'submit':
+        return this.#submit(m, io);
+      case 'logout':
+        if (!this.#session) return;
+        this.#session = null;
+        this.#current = null;
+        return io.logout(m.why);
+    }
+  }
+
+  async #login(blockEnd: number, io: LearnerIo): Promise<void> {
+    if (this.#session) return; // overlapping blocks: already online
+    const p = this.#persona;
+    const planned = p.sessionMinutes ? this.#rng.session.int(p.sessionMinutes[0], p.sessionMinutes[1]) : Infinity;
+    this.#session = { blockEnd, quitAt: Number.isFinite(planned) ? Math.min(blockEnd, io.now + planned) : Infinity };
+    this.#learner.consecutiveFailures = 0;
+    this.#learner.frustration *= p.frustrationCarryOver;
+    await io.login();
+    io.at(io.now, { k: 'step' });
+  }
+
+  async #step(io: LearnerIo): Promise<void> {
+    const session = this.#session;
+    if (!session) return;
+    const p = this.#persona;
+    if (!this.#current && io.now >= session.quitAt) {
+      io.at(io.now, { k: 'logout', why: 'session_done' });
+      return;
+    }
+    if (!this.#current) {
+      const w = this.#pickWork(io);
+      if (!w) {
+        io.at(io.now, { k: 'logout', why: 'no_work' });
+        return;
+      }
+      this.#current = { ...w, tries: 0 };
+      io.open(w.item.id);
+      if (this.#rng.behaviour.chance(p.helpProbBeforeFirstTry)) await this.#askHelp(this.#rng.behaviour.pick(this.#templatesFor('beforeFirstTry')), io);
+    }
+    const current = this.#current!;
+    let dur = this.#rng.behaviour.int(p.minutesPerItem[0], p.minutesPerItem[1]);
+    const f = this.#learner.frustration;
+    const pGuess = Math.min(1, p.guessProb + p.guessWhenFrustrated * f);
+    const guess = pGuess > 0 && this.#rng.habits.chance(pGuess);
+    if (guess) dur = 1;
+    else if (p.rushWhenFrustrated > 0 && f > 0) dur = Math.max(1, Math.round(dur * (1 - p.rushWhenFrustrated * f)));
+    if (io.now + dur > session.blockEnd) {
+      io.at(session.blockEnd, { k: 'logout', why: 'block_end' });
+      return;
+    }
+    io.at(io.now + dur, { k: 'submit', itemId: current.item.id, assignmentId: current.assignmentId, guess });
+  }
+
+  async #submit(m: LearnerMoment & { k: 'submit' }, io: LearnerIo): Promise<void> {
+    if (!this.#session || !this.#current) return;
+    const p = this.#persona;
+    const learner = this.#learner;
+    const item = this.#current.item;
+    // Worked out, not yet submitted: some personas ask the tutor to check first.
+    if (!m.guess && p.helpProbBeforeSubmit > 0 && this.#rng.help.chance(p.helpProbBeforeSubmit)) {
+      await this.#askHelp(this.#rng.help.pick(this.#templatesFor('beforeSubmit')), io);
+      if (!this.#session || !this.#current) return;
+    }
+    const current = this.#current;
+    current.tries++;
+    const out = await learner.attempt(item, { guess: m.guess });
+    await io.submit({ item, assignmentId: m.assignmentId, ...out });
+    if (out.correct) {
+      learner.consecutiveFailures = 0;
+      learner.frustration = clamp01(learner.frustration - p.frustrationReliefPerRight);
+      this.#current = null;
+      io.open(null);
+    } else {
+      learner.consecutiveFailures++;
+      learner.frustration = clamp01(learner.frustration + p.frustrationPerWrong);
+      const fed = p.quitAtFrustration !== null && learner.frustration >= p.quitAtFrustration;
+      if (learner.consecutiveFailures >= p.giveUpAfterFailures || fed) {
+        const cause = learner.consecutiveFailures >= p.giveUpAfterFailures ? {} : { cause: 'frustration', frustration: roundP(learner.frustration) };
+        io.note('give_up', { failures: learner.consecutiveFailures, ...cause });
+        io.at(io.now, { k: 'logout', why: 'gave_up' });
+        return;
+      }
+      const more = current.tries < p.maxAttemptsPerItem;
+      if (more && learner.consecutiveFailures >= p.helpMinStreak && this.#rng.behaviour.chance(p.helpProbAfterWrong)) await this.#askHelp(this.#rng.behaviour.pick(this.#templatesFor('afterWrong')), io);
+      if (!more) {
+        this.#current = null;
+        io.open(null);
+      }
+    }
+    if (this.#session) io.at(io.now, { k: 'step' });
+  }
+
+  read(text: string, workingOn: readonly Item[], content: { skill: number; kind: ContentKind } | undefined): string[] {
+    const p = this.#persona;
+    const readIt = content !== undefined && p.readsContentProb < 1 ? this.#rng.content.chance(p.readsContentProb) : true;
+    const revealed = this.#learner.receive(text, workingOn, readIt ? content : undefined);
+    if ((p.praiseRelief !== 0 || p.praiseExtraMinutes !== 0) && isEncouraging(text)) {
+      this.#learner.frustration = clamp01(this.#learner.frustration - p.praiseRelief);
+      const s = this.#session;
+      if (s && Number.isFinite(s.quitAt)) s.quitAt = Math.min(s.blockEnd, s.quitAt + p.praiseExtraMinutes);
+    }
+    return revealed;
+  }
+
+  async replyTo(texts: readonly string[], revealedCurrent: boolean, io: LearnerIo): Promise<void> {
+    const p = this.#persona;
+    if (!this.#rng.behaviour.chance(p.replyProb)) return;
+    const current = this.#current;
+    // The adversarial persona answers a tutor who held the answer back with an injection attempt.
+    if (current && !revealedCurrent && p.injectionProb > 0 && this.#rng.extraction.chance(p.injectionProb)) {
+      const id = this.#rng.extraction.pick(p.injectionTemplates);
+      await io.say(INJECTION_TEMPLATES[id]!, { itemId: current.item.id, injection: id });
+      return;
+    }
+    let canStep = false;
+    let pKnow: number | null = null;
+    if (current) {
+      const pk = await this.#learner.pKnow(current.item);
+      pKnow = pk;
+      const boost = this.#learner.boostFor(current.item.skillId);
+      canStep = this.#rng.voice.next() < pk + (1 - pk) * boost;
+    }
+    const text = await this.#voice.reply({ persona: p, item: current?.item ?? null, tutorTexts: [...texts], disclosed: revealedCurrent, canStep, pKnow }, this.#rng.voice.fork(`reply:${io.nextSeq}`), {
+      recordModelCall: (c) => io.recordModelCall(c),
+      ...(io.signal ? { signal: io.signal } : {}),
+    });
+    await io.say(text, { itemId: current?.item.id ?? null });
+  }
+
+  sessionCut(): void {
+    this.#session = null;
+    this.#current = null;
+  }
+
+  async probe(day: number, probes: readonly Item[]): Promise<ProbeResult> {
+    const p = this.#persona;
+    let ps: number[];
+    try {
+      ps = await this.#kt.predict(this.#learner.history, probes.map((x) => ({ skill: x.skillId, question: x.questionRef, level: x.level })));
+    } catch (e) {
+      throw new RunStop('tracer_error', `tracer ${this.#kt.info.name} failed: ${errorMessage(e)}`);
+    }
+    const r = this.#root.fork(`probe:${day}`);
+    // Probes are answered calmly but with the persona's habits: its usual guessing and slips.
+    const habits = p.guessProb > 0 || p.carelessness > 0;
+    const g = p.guessProb;
+    const answered = habits ? ps.map((pk) => (1 - g) * pk * (1 - p.carelessness) + g * p.guessAccuracy) : ps;
+    const items = probes.map((x, i) => {
+      const pr = answered[i]!;
+      return { itemId: x.id, skill: x.skillId, p: roundP(pr), correct: r.next() < pr };
+    });
+    const gradedRate = items.filter((x) => x.correct).length / items.length;
+    const solveRate = answered.reduce((a, b) => a + b, 0) / answered.length;
+    return { items, solveRate: roundP(solveRate), gradedRate: roundP(gradedRate), ...(habits ? { knowledgeRate: roundP(ps.reduce((a, b) => a + b, 0) / ps.length) } : {}) };
+  }
+
+  async belief(skills: readonly number[]): Promise<number[]> {
+    try {
+      return await this.#kt.predict(this.#learner.history, masteryQueries(skills));
+    } catch (e) {
+      throw new RunStop('tracer_error', `tracer ${this.#kt.info.name} failed: ${errorMessage(e)}`);
+    }
+  }
+
+  async #askHelp(template: string, io: LearnerIo): Promise<void> {
+    if (!HELP_TEMPLATES[template]) throw new RunStop('internal_error', `unknown help template ${template}`);
+    await io.askHelp(template);
+  }
+
+  /** Help templates for a moment: the frustrated ones while frustrated, else the moment's own, else the persona's. */
+  #templatesFor(moment: 'beforeFirstTry' | 'beforeSubmit' | 'afterWrong'): readonly string[] {
+    const p = this.#persona;
+    const by = p.helpTemplatesByMoment;
+    if (by.whenFrustrated && this.#learner.frustration >= FRUSTRATED_AT) return by.whenFrustrated;
+    return by[moment] ?? p.helpTemplates;
+  }
+
+  #pickWork(io: LearnerIo): { item: Item; assignmentId: string | null } | null {
+    const lms = io.lms;
+    const maxTries = this.#persona.maxAttemptsPerItem;
+    const open = lms.openAssignments().slice().sort((a, b) => (a.dueAt ?? Infinity) - (b.dueAt ?? Infinity) || a.postedAt - b.postedAt);
+    for (const a of open) {
+      for (const id of a.itemIds) if (!lms.itemDone(a.id, id, maxTries)) return { item: io.itemOf(id), assignmentId: a.id };
+    }
+    if (!this.#persona.selfPracticeWhenIdle) return null;
+    const skill = this.#rng.behaviour.pick(this.#scenario.course.skills);
+    const pool = lms.bank.practice(skill, lms.levels.get(skill) as Level);
+    const tries = (id: string) => lms.gradebook.filter((g) => g.itemId === id).length;
+    const least = Math.min(...pool.map((i) => tries(i.id)));
+    const candidates = pool.filter((i) => tries(i.id) === least);
+    return { item: this.#rng.behaviour.pick(candidates), assignmentId: null };
+  }
+}
