@@ -4,17 +4,22 @@
  * traces migrated (core migrateTrace), so an old or damaged database gives a clear error.
  */
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
-import { migrateTrace, parseJsonl, toJsonl, type RunSummary, type ScoreReport, type TraceEvent, type TerminationReason } from '../../core/index';
+import { migrateTrace, parseJsonl, toJsonl, type RunRecord, type RunSummary, type ScoreReport, type TraceEvent, type TerminationReason } from '../../core/index';
 
 // DO NOT CHANGE THESE WITHOUT ADDING A MIGRATION IN `upgrade` BELOW: doing so would lose users' runs.
 export const DB_NAME = 'educlaw-lab';
 export const DB_VERSION = 1;
 export const STORES = { runs: 'runs', events: 'events' } as const;
 
-export type RunStatus = 'running' | 'done' | 'failed' | 'imported';
+/**
+ * running: live in some tab of this browser (see run-lease.ts); interrupted: its page went away
+ * mid-run (the events recorded so far are kept; it can be resumed); done: reached its horizon;
+ * failed: ended early (error, cancel); imported: read from a JSONL file.
+ */
+export type RunStatus = 'running' | 'interrupted' | 'done' | 'failed' | 'imported';
 
-/** One stored run: its identity, status and latest score report. */
-export interface RunRecord {
+/** One stored run: its identity, status, latest score report, and the run record it was made from. */
+export interface StoredRun {
   /** Storage key: unique per stored copy (a run id can be stored twice). */
   key: string;
   runId: string;
@@ -30,12 +35,14 @@ export interface RunRecord {
   events: number;
   report: ScoreReport | null;
   error: string | null;
-  /** Set for runs made by a page sweep: which sweep, and the run's sweep summary (src/core/sweep). */
-  sweep?: { id: string; label: string; run: RunSummary };
+  /** Set for runs made by a page sweep: which sweep, and the run's sweep summary (src/core/sweep; null until the run has ended). */
+  sweep?: { id: string; label: string; run: RunSummary | null };
+  /** The run record (absent for imported runs and runs stored before records existed: their trace's run_start gives it back). */
+  record?: RunRecord;
 }
 
 interface LabDb extends DBSchema {
-  runs: { key: string; value: RunRecord; indexes: { createdAt: number } };
+  runs: { key: string; value: StoredRun; indexes: { createdAt: number } };
   events: { key: [string, number]; value: { key: string; seq: number; event: TraceEvent } };
 }
 
@@ -67,7 +74,7 @@ export class RunStore {
     await Promise.allSettled([...this.#pending]);
   }
 
-  async putRun(rec: RunRecord): Promise<void> {
+  async putRun(rec: StoredRun): Promise<void> {
     await this.#track((await this.#db).put(STORES.runs, rec));
   }
 
@@ -83,13 +90,13 @@ export class RunStore {
     );
   }
 
-  async getRun(key: string): Promise<RunRecord | undefined> {
+  async getRun(key: string): Promise<StoredRun | undefined> {
     const r = await (await this.#db).get(STORES.runs, key);
     return r ? restoreRun(r) : undefined;
   }
 
   /** Newest first. */
-  async listRuns(): Promise<RunRecord[]> {
+  async listRuns(): Promise<StoredRun[]> {
     const all = await (await this.#db).getAllFromIndex(STORES.runs, 'createdAt');
     return all.map(restoreRun).reverse();
   }
@@ -102,6 +109,12 @@ export class RunStore {
       if (e.seq !== i) throw new Error(`stored trace ${key} is damaged: event ${i} has seq ${e.seq}`);
     });
     return migrateTrace(events);
+  }
+
+  /** Deletes the stored events from `fromSeq` on (a resumed run replaces what followed its resume point). */
+  async truncateEvents(key: string, fromSeq: number): Promise<void> {
+    const db = await this.#db;
+    await this.#track(db.delete(STORES.events, IDBKeyRange.bound([key, fromSeq], [key, Number.MAX_SAFE_INTEGER])));
   }
 
   async deleteRun(key: string): Promise<void> {
@@ -121,7 +134,7 @@ export class RunStore {
    * earlier panel's verdicts) is replaced by `tail`, and the record (with its new report) is put
    * in the same transaction. Verdicts live in the trace itself, so export carries them.
    */
-  async replaceTail(rec: RunRecord, fromSeq: number, tail: readonly TraceEvent[]): Promise<void> {
+  async replaceTail(rec: StoredRun, fromSeq: number, tail: readonly TraceEvent[]): Promise<void> {
     const db = await this.#db;
     await this.#track(
       (async () => {
@@ -143,12 +156,12 @@ export class RunStore {
    * Imports a JSONL trace (from the CLI or another browser). Throws a TraceParseError naming the
    * line of the first bad event; nothing is stored unless the whole file parses.
    */
-  async importJsonl(text: string, source: string, makeReport: (events: TraceEvent[]) => ScoreReport, now: number): Promise<RunRecord> {
+  async importJsonl(text: string, source: string, makeReport: (events: TraceEvent[]) => ScoreReport, now: number): Promise<StoredRun> {
     const { events, complete } = parseJsonl(text, source);
     const start = events[0]!;
     if (start.type !== 'run_start') throw new Error('unreachable: parseJsonl checks run_start');
     const end = events.find((e) => e.type === 'run_end');
-    const rec: RunRecord = {
+    const rec: StoredRun = {
       key: `${start.runId}@${now}`,
       runId: start.runId,
       scenarioId: start.scenario.id,
@@ -175,7 +188,7 @@ export class RunStore {
 }
 
 /** Normalises a stored run record (fills fields added later with explicit nulls). */
-export function restoreRun(r: RunRecord): RunRecord {
+export function restoreRun(r: StoredRun): StoredRun {
   if (typeof r.key !== 'string' || typeof r.runId !== 'string') throw new Error('stored run record is damaged (no key or run id)');
   return { ...r, report: r.report ?? null, error: r.error ?? null, endReason: r.endReason ?? null };
 }

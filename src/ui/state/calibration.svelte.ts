@@ -1,6 +1,6 @@
 /** The Calibration view's state: the model's calibration on real students (a derived file) and on this browser's runs. */
 import { calibration, errorMessage, type CalibrationReport, type ReliabilityBin } from '../../core/index';
-import { RunStore } from '../../adapters/browser/run-store';
+import type { RunStore } from '../../adapters/browser/run-store';
 
 /** public/data/calibration.json, written by `npm run calibration:real`. */
 export interface RealCalibrationFile {
@@ -22,7 +22,7 @@ export class CalibrationState {
   busy = $state(false);
   #store: RunStore;
 
-  constructor(store = new RunStore()) {
+  constructor(store: RunStore) {
     this.#store = store;
   }
 

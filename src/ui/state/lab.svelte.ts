@@ -1,49 +1,31 @@
 /**
- * The Lab's state and actions (Svelte 5 runes). Components render it and call its methods; all
- * I/O (worker, IndexedDB, files) goes through here and the browser adapters.
+ * The Lab's form and selection (Svelte 5 runes): which scenario, tutor, learner model, voice and
+ * seed the next run uses, and which stored run is on show. It builds a run record and hands it
+ * to the app's run library (library.svelte.ts), which runs it; the run keeps going when the user
+ * visits other tabs because neither this object nor the library belongs to a view.
  */
 import defaultScenarioYaml from '../../../scenarios/default.yaml?raw';
 import {
   TUTORS,
   errorMessage,
-  loadPersonaSeeds,
   parseScenario,
-  runEpisode,
-  runIdFor,
+  runRecord,
   scoreTrace,
-  tutorEntry,
-  tutorLabel,
   llmTutorConfig,
-  judgeTrace,
-  withVerdicts,
   agreementReport,
   formatAgreement,
-  LlmVoice,
   HARNESS_NAMES,
   HARNESS_DESCRIPTIONS,
-  PANEL_DEFAULTS,
-  type StudentVoice,
-  type LlmClient,
-  type CurvePoint,
+  type RunRecord,
   type Scenario,
   type ScoreReport,
   type TraceEvent,
+  type VoiceSpec,
 } from '../../core/index';
-import { RunStore, type RunRecord } from '../../adapters/browser/run-store';
-import { createWorkerTracer, type WorkerTracer } from '../../adapters/browser/kt-client';
-import { clientFor, loadSettings, type LlmSettingsData } from '../../adapters/browser/llm-settings';
+import type { StoredRun } from '../../adapters/browser/run-store';
+import { loadSettings, type LlmSettingsData } from '../../adapters/browser/llm-settings';
 import { bundledLibraryFiles, loadBundledScenario } from '../../adapters/browser/library';
-
-/** Tokens, cost and retries of the LLM calls of the run in progress (from its model_call events). */
-export interface LiveUsage {
-  calls: number;
-  failed: number;
-  retries: number;
-  tokensIn: number;
-  tokensOut: number;
-  cost: number | null;
-}
-const noUsage = (): LiveUsage => ({ calls: 0, failed: 0, retries: 0, tokensIn: 0, tokensOut: 0, cost: null });
+import type { LiveRun, RunLibrary } from './library.svelte';
 
 export interface ScenarioChoice {
   label: string;
@@ -54,9 +36,8 @@ export interface ScenarioChoice {
   file?: string;
 }
 
-const FLUSH_EVERY = 250;
-
 export class Lab {
+  readonly library: RunLibrary;
   scenarios = $state.raw<ScenarioChoice[]>([]);
   scenarioIndex = $state(0);
   tutor = $state('planner');
@@ -64,21 +45,18 @@ export class Lab {
   seed = $state<number | null>(null);
   /** Knowledge tracer for the next run: the scenario's own, or one chosen by name (BKT is an ablation). */
   tracerChoice = $state<'scenario' | 'akt' | 'bkt'>('scenario');
-  running = $state(false);
-  progress = $state(0);
-  progressText = $state('');
-  /** What runs the learner model, and why (shown under the progress bar). */
-  tracerStatus = $state<string | null>(null);
-  liveCurve = $state.raw<CurvePoint[]>([]);
   error = $state<string | null>(null);
   notice = $state<string | null>(null);
-  runs = $state.raw<RunRecord[]>([]);
   selectedKey = $state<string | null>(null);
-  /** Trace of the selected run (loaded on selection). */
+  /** Trace of the selected run (loaded on selection and when it ends). */
   selectedEvents = $state.raw<TraceEvent[]>([]);
-  selected = $derived(this.runs.find((r) => r.key === this.selectedKey) ?? null);
+  /** The run this form started or resumed last (its progress is shown under the form). */
+  currentKey = $state<string | null>(null);
+  selected = $derived.by(() => this.library.runs.find((r) => r.key === this.selectedKey) ?? null);
+  current: LiveRun | null = $derived.by(() => (this.currentKey ? (this.library.live.get(this.currentKey) ?? null) : null));
+  running = $derived(this.current?.active ?? false);
   scenario = $derived(this.scenarios[this.scenarioIndex]?.scenario ?? null);
-  readonly tutors = [...TUTORS.values()].map((t) => ({ name: t.name, description: t.description }));
+  readonly tutors = [...TUTORS.values()].filter((t) => !t.needs.includes('human')).map((t) => ({ name: t.name, description: t.description }));
   // LLM tutor choices (the providers, keys, judges and voice live in LLM settings).
   readonly harnesses = HARNESS_NAMES.map((h) => ({ name: h, description: HARNESS_DESCRIPTIONS[h] }));
   harness = $state<string>('reactive');
@@ -86,20 +64,24 @@ export class Lab {
   llmModel = $state('');
   voiceKind = $state<'templates' | 'llm'>('templates');
   llmSettings = $state.raw<LlmSettingsData>(loadSettings().data);
-  liveUsage = $state<LiveUsage>(noUsage());
   judging = $state(false);
   judgeProgress = $state('');
+  agreement = $state<string | null>(null);
   #judgeAbort: AbortController | null = null;
 
-  #store: RunStore;
-  #abort: AbortController | null = null;
-
-  constructor(store = new RunStore()) {
-    this.#store = store;
+  constructor(library: RunLibrary) {
+    this.library = library;
     this.scenarios = [
       { label: 'Built-in: pre-algebra, after school', source: 'built-in', scenario: parseScenario(defaultScenarioYaml, 'scenarios/default.yaml') },
       ...bundledLibraryFiles().map((file) => ({ label: file.replace(/\.yaml$/, '').replace('--', ' · '), source: 'library' as const, scenario: null, file })),
     ];
+  }
+
+  /** Shows the newest stored run once the library is open (only the first time). */
+  async init(): Promise<void> {
+    this.refreshSettings();
+    const first = this.library.runs[0];
+    if (first && this.selectedKey === null) await this.select(first.key);
   }
 
   /** Chooses a scenario, loading a library scenario's file the first time. */
@@ -123,203 +105,105 @@ export class Lab {
     if (!this.llmProvider || !r.data.providers.some((p) => p.name === this.llmProvider)) this.llmProvider = r.data.providers[0]?.name ?? '';
   }
 
-  /** The LLM parts of a run: tutor config and client, and the student voice. Throws with a reason a user can act on. */
-  #llmParts(learnerName: string): { config: Record<string, unknown>; client: LlmClient | null; voice: StudentVoice | null } {
+  /** The run record the form describes. Throws with a reason a user can act on. */
+  record(): RunRecord {
+    const choice = this.scenarios[this.scenarioIndex];
+    if (!choice?.scenario) throw new Error('choose a scenario');
     this.refreshSettings();
     const s = this.llmSettings;
     let config: Record<string, unknown> = {};
-    let client: LlmClient | null = null;
     if (this.tutor === 'llm') {
       if (!this.llmProvider) throw new Error('choose an LLM provider (add one under LLM settings)');
       if (!this.llmModel.trim()) throw new Error('enter the model name for the LLM tutor');
       config = llmTutorConfig({ harness: this.harness, model: this.llmModel.trim(), provider: this.llmProvider });
-      client = clientFor(s, this.llmProvider, this.llmModel.trim());
     }
-    let voice: StudentVoice | null = null;
+    let voice: VoiceSpec = { kind: 'templates' };
     if (this.voiceKind === 'llm') {
       if (!s.voice) throw new Error('no student voice model configured: set one under LLM settings, or use the templates');
-      voice = new LlmVoice(clientFor(s, s.voice.provider, s.voice.model), { learnerName });
+      voice = { kind: 'llm', provider: s.voice.provider, model: s.voice.model };
     }
-    return { config, client, voice };
+    return runRecord({
+      scenario: choice.scenario,
+      source: choice.file ? `scenarios/${choice.file}` : choice.source === 'built-in' ? 'scenarios/default.yaml' : choice.label,
+      tutor: { name: this.tutor, config },
+      voice,
+      // Same as the CLI's --tracer: the run_start event records the scenario with the tracer used.
+      ...(this.tracerChoice !== 'scenario' ? { tracer: this.tracerChoice } : {}),
+      ...(this.seed !== null ? { seed: this.seed } : {}),
+    });
   }
 
-  async init(): Promise<void> {
-    this.refreshSettings();
-    try {
-      const runs = await this.#store.listRuns();
-      // A run still marked running belongs to a page that closed mid-run: keep its events, say so.
-      for (const r of runs.filter((x) => x.status === 'running')) {
-        r.status = 'failed';
-        r.error = 'interrupted: the page was closed or reloaded during the run (the events recorded so far are kept)';
-        await this.#store.putRun(r);
-      }
-      this.runs = await this.#store.listRuns();
-      const first = this.runs[0];
-      if (first && this.selectedKey === null) await this.select(first.key);
-    } catch (e) {
-      this.error = `Could not open the run library in this browser: ${errorMessage(e)}`;
-    }
-  }
-
-  async start(): Promise<void> {
-    const choice = this.scenarios[this.scenarioIndex];
-    if (!choice || !choice.scenario || this.running) return;
+  start(): void {
+    if (this.running) return;
     this.error = null;
     this.notice = null;
-    // Same as the CLI's --tracer: the run_start event records the scenario with the tracer used.
-    const scenario = this.tracerChoice === 'scenario' ? choice.scenario : { ...choice.scenario, learner: { ...choice.scenario.learner, tracer: this.tracerChoice } };
-    const seed = this.seed ?? scenario.seed;
-    const entry = tutorEntry(this.tutor);
-    let llm: { config: Record<string, unknown>; client: LlmClient | null; voice: StudentVoice | null };
+    let record: RunRecord;
     try {
-      llm = this.#llmParts(scenario.learner.name);
+      record = this.record();
     } catch (e) {
       this.error = `Cannot start: ${errorMessage(e)}`;
       return;
     }
-    const key = `${runIdFor(scenario.id, entry.name, seed)}@${Date.now()}`;
-    const rec: RunRecord = {
-      key,
-      runId: runIdFor(scenario.id, entry.name, seed),
-      scenarioId: scenario.id,
-      scenarioTitle: scenario.title,
-      tutor: tutorLabel({ name: entry.name, config: llm.config }),
-      seed,
-      tracer: scenario.learner.tracer,
-      status: 'running',
-      endReason: null,
-      createdAt: Date.now(),
-      events: 0,
-      report: null,
-      error: null,
-    };
-    this.running = true;
-    this.progress = 0;
-    this.liveCurve = [];
-    this.liveUsage = noUsage();
-    this.progressText = 'Loading the learner model…';
-    this.#abort = new AbortController();
-    let tracer: WorkerTracer | null = null;
-    let loading = true;
-    const buffer: TraceEvent[] = [];
-    const all: TraceEvent[] = [];
-    let writes = Promise.resolve();
-    const flush = () => {
-      const batch = buffer.splice(0);
-      writes = writes.then(() => this.#store.appendEvents(key, batch));
-    };
+    const live = this.library.start(record);
+    this.#follow(live);
+  }
+
+  async resume(key: string): Promise<void> {
+    this.error = null;
+    this.notice = null;
     try {
-      await this.#store.putRun(rec);
-      this.runs = [rec, ...this.runs];
-      this.selectedKey = key;
-      this.selectedEvents = [];
-      // Downloads still in flight after a failure must not overwrite "Failed".
-      tracer = await createWorkerTracer(scenario.learner.tracer, (p) => {
-        if (loading) this.progressText = p.text;
-      });
-      loading = false;
-      const l = tracer.loaded;
-      this.tracerStatus = `Learner model: ${l.info.name} (${l.info.version}) on ${l.runtime}; ${l.reason}${l.fromCache ? '' : '; model downloaded'}`;
-      this.progressText = 'Running…';
-      const res = await runEpisode({
-        scenario,
-        tutor: entry.create({ config: llm.config, ...(llm.client ? { llm: llm.client } : {}) }),
-        tutorSpec: { name: entry.name, config: llm.config },
-        tracer,
-        seeds: await loadPersonaSeeds(),
-        seed,
-        ...(llm.voice ? { voice: llm.voice } : {}),
-        signal: this.#abort.signal,
-        onEvent: (e) => {
-          buffer.push(e);
-          all.push(e);
-          if (buffer.length >= FLUSH_EVERY) flush();
-          if (e.type === 'model_call') {
-            const u = this.liveUsage;
-            this.liveUsage = {
-              calls: u.calls + 1,
-              failed: u.failed + (e.response === null ? 1 : 0),
-              retries: u.retries + e.retries,
-              tokensIn: u.tokensIn + (e.usage?.promptTokens ?? 0),
-              tokensOut: u.tokensOut + (e.usage?.completionTokens ?? 0),
-              cost: e.cost === null ? u.cost : (u.cost ?? 0) + e.cost,
-            };
-          }
-          if (e.type === 'probe') this.liveCurve = [...this.liveCurve, { day: e.day, solveRate: e.solveRate, gradedRate: e.gradedRate }];
-          else if (e.type === 'lms_event' && e.kind === 'day_start') {
-            this.progress = (e.day - 1) / scenario.horizonDays;
-            this.progressText = `Day ${e.day} of ${scenario.horizonDays}`;
-          }
-        },
-      });
-      flush();
-      await writes;
-      rec.events = res.events.length;
-      rec.endReason = res.reason;
-      rec.report = scoreTrace(res.events);
-      rec.status = res.reason === 'horizon_reached' ? 'done' : 'failed';
-      const end = res.events[res.events.length - 1];
-      rec.error = res.reason === 'horizon_reached' ? null : end?.type === 'run_end' ? `${res.reason}: ${end.message ?? ''}` : res.reason;
-      this.progress = 1;
-      this.progressText = res.reason === 'horizon_reached' ? 'Done' : `Stopped: ${res.reason}`;
-      this.selectedEvents = res.events;
+      this.#follow(await this.library.resume(key));
     } catch (e) {
-      flush();
-      await writes.catch(() => undefined);
-      rec.status = 'failed';
-      rec.events = all.length;
-      rec.error = errorMessage(e);
-      loading = false;
-      this.error = `The run failed: ${errorMessage(e)}. The events recorded so far are kept.`;
-      this.progressText = 'Failed';
-    } finally {
-      tracer?.dispose();
-      this.running = false;
-      this.#abort = null;
-      await this.#store.putRun(rec).catch((e: unknown) => (this.error = `Could not save the run: ${errorMessage(e)}`));
-      this.runs = this.runs.map((r) => (r.key === key ? { ...rec } : r));
+      this.error = `Cannot resume: ${errorMessage(e)}`;
     }
+  }
+
+  #follow(live: LiveRun): void {
+    this.currentKey = live.key;
+    this.selectedKey = live.key;
+    this.selectedEvents = [];
+    void live.done.then(async (rec) => {
+      if (this.selectedKey === rec.key) await this.select(rec.key);
+    });
   }
 
   cancel(): void {
-    this.#abort?.abort();
+    if (this.currentKey) this.library.cancel(this.currentKey);
   }
 
-  /**
-   * Judges the selected stored run with the panel from LLM settings. The verdicts are stored with
-   * the run's trace (replacing an earlier panel's) and the report is recomputed from it.
-   */
+  async select(key: string): Promise<void> {
+    this.selectedKey = key;
+    this.selectedEvents = [];
+    if (this.library.isLiveHere(key)) return; // shown live; loaded when it ends
+    try {
+      const events = await this.library.getEvents(key);
+      if (this.selectedKey === key) this.selectedEvents = events;
+    } catch (e) {
+      this.error = `Could not load run ${key}: ${errorMessage(e)}`;
+    }
+  }
+
+  /** Report of a stored run: stored, or computed from its events when absent (e.g. interrupted runs). */
+  reportOf(rec: StoredRun | null): ScoreReport | null {
+    if (!rec) return null;
+    if (rec.report) return rec.report;
+    if (this.selectedKey === rec.key && this.selectedEvents.length > 0) return scoreTrace(this.selectedEvents);
+    return null;
+  }
+
   async judgeSelected(): Promise<void> {
     const rec = this.selected;
-    if (!rec || this.judging || this.running) return;
+    if (!rec || this.judging || this.library.isLiveHere(rec.key)) return;
     this.error = null;
     this.notice = null;
-    this.refreshSettings();
-    const s = this.llmSettings;
-    if (s.panel.judges.length === 0) {
-      this.error = 'No judges configured: add them under LLM settings.';
-      return;
-    }
     this.judging = true;
     this.judgeProgress = 'Preparing…';
     this.#judgeAbort = new AbortController();
     try {
-      const events = await this.#store.getEvents(rec.key);
-      const endIdx = events.findIndex((e) => e.type === 'run_end');
-      if (endIdx < 0) throw new Error('this run has no end (it was interrupted); only finished runs can be judged');
-      const judges = s.panel.judges.map((j) => ({ id: `${j.model}@${j.provider}`, client: clientFor(s, j.provider, j.model, j.family) }));
-      const res = await judgeTrace(events, { ...PANEL_DEFAULTS, id: 'page-panel', judges, temperature: s.panel.temperature, daysPerRun: s.panel.daysPerRun, rubrics: s.panel.rubrics }, {
-        signal: this.#judgeAbort.signal,
-        onProgress: (p) => (this.judgeProgress = `${p.done} of ${p.total} verdicts`),
-      });
-      const all = withVerdicts(events, res.events);
-      const updated: RunRecord = { ...rec, events: all.length, report: scoreTrace(all) };
-      await this.#store.replaceTail(updated, endIdx + 1, all.slice(endIdx + 1));
-      this.runs = this.runs.map((r) => (r.key === rec.key ? updated : r));
-      if (this.selectedKey === rec.key) this.selectedEvents = all;
-      const cost = res.cost === null ? 'cost unknown (no prices configured)' : `$${res.cost.toFixed(4)}`;
-      this.judgeProgress = `Judged: ${res.scored} verdicts scored, ${res.unscored} unscored; ${res.usage ? `${res.usage.promptTokens} + ${res.usage.completionTokens} tokens` : 'no usage reported'}, ${cost}`;
-      for (const st of res.stopped) this.error = `${st.judge}: ${st.reason}`;
+      const out = await this.library.judge(rec.key, { signal: this.#judgeAbort.signal, onProgress: (t) => (this.judgeProgress = t) });
+      if (this.selectedKey === rec.key) this.selectedEvents = out.events;
+      this.judgeProgress = out.summary;
+      for (const e of out.errors) this.error = e;
     } catch (e) {
       this.judgeProgress = 'Judging stopped';
       this.error = `Judging failed: ${errorMessage(e)}. Nothing was stored.`;
@@ -334,14 +218,13 @@ export class Lab {
   }
 
   /** Judge agreement over every stored run that has verdicts (Spearman per axis; opposite orderings of tutors). */
-  agreement = $state<string | null>(null);
   async computeAgreement(): Promise<void> {
     this.error = null;
     try {
       const judged: { runId: string; events: TraceEvent[] }[] = [];
-      for (const r of this.runs) {
+      for (const r of this.library.runs) {
         if (!r.report?.details.judged?.panel) continue;
-        judged.push({ runId: r.runId, events: await this.#store.getEvents(r.key) });
+        judged.push({ runId: r.runId, events: await this.library.getEvents(r.key) });
       }
       this.agreement = judged.length === 0 ? 'No stored run has judge verdicts yet.' : `${judged.length} judged run${judged.length === 1 ? '' : 's'}.\n${formatAgreement(agreementReport(judged))}`;
     } catch (e) {
@@ -349,35 +232,14 @@ export class Lab {
     }
   }
 
-  async select(key: string): Promise<void> {
-    this.selectedKey = key;
-    this.selectedEvents = [];
-    try {
-      this.selectedEvents = await this.#store.getEvents(key);
-    } catch (e) {
-      this.error = `Could not load run ${key}: ${errorMessage(e)}`;
-    }
-  }
-
-  /** Report of the selected run: stored, or computed from its events when absent (e.g. interrupted runs). */
-  reportOf(rec: RunRecord | null): ScoreReport | null {
-    if (!rec) return null;
-    if (rec.report) return rec.report;
-    if (this.selectedKey === rec.key && this.selectedEvents.length > 0) return scoreTrace(this.selectedEvents);
-    return null;
-  }
-
   async exportRun(key: string): Promise<{ filename: string; text: string }> {
-    const rec = this.runs.find((r) => r.key === key);
-    const text = await this.#store.exportJsonl(key);
-    return { filename: `${rec?.runId ?? 'run'}.jsonl`, text };
+    return this.library.exportRun(key);
   }
 
   async importTrace(file: File): Promise<void> {
     this.error = null;
     try {
-      const rec = await this.#store.importJsonl(await file.text(), file.name, scoreTrace, Date.now());
-      this.runs = await this.#store.listRuns();
+      const rec = await this.library.importTrace(await file.text(), file.name);
       await this.select(rec.key);
       this.notice = `Imported ${file.name} (${rec.events} events).`;
     } catch (e) {
@@ -398,8 +260,13 @@ export class Lab {
   }
 
   async remove(key: string): Promise<void> {
-    await this.#store.deleteRun(key);
-    this.runs = this.runs.filter((r) => r.key !== key);
+    this.error = null;
+    try {
+      await this.library.remove(key);
+    } catch (e) {
+      this.error = `Could not delete the run: ${errorMessage(e)}`;
+      return;
+    }
     if (this.selectedKey === key) {
       this.selectedKey = null;
       this.selectedEvents = [];

@@ -1,0 +1,54 @@
+import { test, expect } from '@playwright/test';
+import { execFileSync } from 'node:child_process';
+import { readFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+test('a run and a sweep keep going, and keep reporting, while the user visits every other tab', async ({ page }) => {
+  await page.goto('/');
+  await page.getByLabel('Tutor', { exact: true }).selectOption('withholder');
+  await page.getByLabel('Seed', { exact: true }).fill('11');
+  await page.getByRole('button', { name: 'Start run' }).click();
+  await expect(page.getByTestId('progress-text')).toHaveText(/Day \d+ of 30/, { timeout: 60_000 });
+
+  await page.getByRole('link', { name: 'Sweep' }).click();
+  await page.getByLabel('Tutor', { exact: true }).selectOption('answer-giver');
+  await page.getByLabel('Seeds', { exact: true }).fill('3');
+  await page.getByLabel('gamer × homework-only').check();
+  await page.getByLabel('steady-worker × self-directed').check();
+  await page.getByRole('button', { name: 'Start sweep (2 runs)' }).click();
+  await expect(page.getByTestId('sweep-progress')).toHaveText(/of 2 runs/);
+
+  // Every other view, and back: nothing is lost or marked interrupted.
+  for (const tab of ['Items', 'Calibration', 'LLM settings', 'Lab', 'Sweep', 'Lab']) {
+    await page.getByRole('link', { name: tab, exact: true }).click();
+    await expect(page.getByRole('link', { name: tab, exact: true })).toHaveAttribute('aria-current', 'page');
+  }
+  await expect(page.getByText('interrupted')).toHaveCount(0);
+  // Back on the Lab, the run is still live and its progress still moves.
+  const progress = page.getByTestId('progress-text');
+  const before = await progress.textContent();
+  await expect(progress).not.toHaveText(before ?? '', { timeout: 60_000 });
+  await page.getByRole('link', { name: 'Sweep', exact: true }).click();
+  await expect(page.getByTestId('sweep-progress')).toHaveText(/of 2 runs|Done: 2 runs/);
+
+  // Then both finish with their results.
+  await expect(page.getByTestId('sweep-progress')).toHaveText('Done: 2 runs', { timeout: 180_000 });
+  const summary = page.getByRole('table', { name: 'Sweep summary' });
+  await expect(summary.locator('tbody tr')).toHaveCount(2);
+  // The answer-giver leaks to these learners; the summary says so.
+  await expect(summary.locator('tr[data-scenario="overall"] [data-axis="leakage"]')).not.toHaveText('0.0');
+  await page.getByRole('link', { name: 'Lab', exact: true }).click();
+  await expect(progress).toHaveText('Done', { timeout: 180_000 });
+  await page.screenshot({ path: 'test-results/tabs-after.png', fullPage: true });
+  const row = page.locator('tr[data-run-key^="default-prealgebra-after-school__withholder__s11@"]');
+  await expect(row).toHaveAttribute('data-status', 'done');
+  await expect(page.locator('tr[data-run-key^="gamer--homework-only__answer-giver__s3@"]')).toHaveAttribute('data-status', 'done');
+
+  // The run that went on in the background is the CLI's run, byte for byte.
+  const [download] = await Promise.all([page.waitForEvent('download'), row.getByRole('button', { name: /Export run/ }).click()]);
+  const exported = readFileSync((await download.path())!, 'utf8');
+  const out = join(mkdtempSync(join(tmpdir(), 'educlaw-')), 'cli.jsonl');
+  execFileSync('npx', ['tsx', 'src/cli/main.ts', 'run', '--tutor', 'withholder', '--seed', '11', '--out', out, '--quiet'], { stdio: 'inherit' });
+  expect(exported === readFileSync(out, 'utf8')).toBe(true);
+});

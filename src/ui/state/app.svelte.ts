@@ -1,0 +1,39 @@
+/**
+ * The page's state, one instance for the whole app (App.svelte creates it and provides it through
+ * Svelte context): the run library and the forms of the Lab and Sweep views. Views read it with
+ * `useApp()` and never own run state themselves, so switching tabs loses nothing.
+ */
+import { getContext, setContext } from 'svelte';
+import { RunLibrary } from './library.svelte';
+import { Lab } from './lab.svelte';
+import { SweepState } from './sweep.svelte';
+
+export class AppState {
+  readonly library: RunLibrary;
+  readonly lab: Lab;
+  readonly sweep: SweepState;
+
+  constructor(library = new RunLibrary()) {
+    this.library = library;
+    this.lab = new Lab(library);
+    this.sweep = new SweepState(library);
+  }
+
+  async init(): Promise<void> {
+    await this.library.init();
+    await this.lab.init();
+    this.sweep.init();
+  }
+}
+
+const KEY = Symbol('educlaw-app');
+
+export function provideApp(app: AppState): AppState {
+  return setContext(KEY, app);
+}
+
+export function useApp(): AppState {
+  const app = getContext<AppState | undefined>(KEY);
+  if (!app) throw new Error('useApp() outside the app: App.svelte provides the state');
+  return app;
+}

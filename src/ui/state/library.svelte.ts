@@ -1,0 +1,442 @@
+/**
+ * The app's run library (one per page, shared by every view through context): the stored runs,
+ * the runs live in this tab with their progress, the page sweep in progress, and every action on
+ * runs (start, resume, cancel, delete, import, export, judge). Views only render it and call it,
+ * so a run or a sweep keeps going and keeps reporting while the user visits other tabs.
+ *
+ * Every run goes through the engine's one entry point, `executeRun(record, env)`; its events are
+ * written to IndexedDB as it goes, so a reload keeps what was recorded and the run can be resumed.
+ * Across tabs of this browser, a live run holds a lease (run-lease.ts): a "running" record whose
+ * lease nobody holds is marked interrupted; a run live in another tab is left alone.
+ */
+import { SvelteMap } from 'svelte/reactivity';
+import pLimit from 'p-limit';
+import {
+  errorMessage,
+  executeRun,
+  judgeTrace,
+  loadPersonaSeeds,
+  recordFromTrace,
+  resumePoint,
+  runIdOf,
+  scoreTrace,
+  summarizeRun,
+  summarizeSweep,
+  tutorLabel,
+  withVerdicts,
+  PANEL_DEFAULTS,
+  effectiveScenario,
+  type CurvePoint,
+  type RunEnv,
+  type RunRecord,
+  type RunResult,
+  type RunSummary,
+  type SweepJob,
+  type SweepSummary,
+  type TraceEvent,
+} from '../../core/index';
+import { RunStore, type StoredRun } from '../../adapters/browser/run-store';
+import { TracerPool, type PooledTracer } from '../../adapters/browser/tracer-pool';
+import { browserLeases, type RunLeases } from '../../adapters/browser/run-lease';
+import { clientFor, loadSettings, type LlmSettingsData } from '../../adapters/browser/llm-settings';
+
+/** Tokens, cost and retries of a live run's LLM calls (from its model_call events). */
+export interface LiveUsage {
+  calls: number;
+  failed: number;
+  retries: number;
+  tokensIn: number;
+  tokensOut: number;
+  cost: number | null;
+}
+const noUsage = (): LiveUsage => ({ calls: 0, failed: 0, retries: 0, tokensIn: 0, tokensOut: 0, cost: null });
+
+/** Events are written in batches of this many (and at each day's start), so a reload loses at most a batch, which a resume replays. */
+const FLUSH_EVERY = 100;
+
+/** A run started (or resumed) in this tab: its progress while it runs, its outcome after. */
+export class LiveRun {
+  readonly key: string;
+  readonly horizon: number;
+  state = $state<'loading' | 'running' | 'done' | 'stopped' | 'failed'>('loading');
+  progress = $state(0);
+  progressText = $state('Loading the learner model…');
+  curve = $state.raw<CurvePoint[]>([]);
+  usage = $state<LiveUsage>(noUsage());
+  tracerStatus = $state<string | null>(null);
+  error = $state<string | null>(null);
+  /** Stored events a resumed run replayed before going live. */
+  replayed = $state(0);
+  readonly abort = new AbortController();
+  /** Resolves with the stored run once it has ended (or failed). */
+  done: Promise<StoredRun>;
+  resolveDone!: (r: StoredRun) => void;
+
+  constructor(key: string, horizon: number) {
+    this.key = key;
+    this.horizon = horizon;
+    this.done = new Promise((r) => (this.resolveDone = r));
+  }
+
+  get active(): boolean {
+    return this.state === 'loading' || this.state === 'running';
+  }
+
+  see(e: TraceEvent): void {
+    if (e.type === 'model_call') {
+      const u = this.usage;
+      this.usage = {
+        calls: u.calls + 1,
+        failed: u.failed + (e.response === null ? 1 : 0),
+        retries: u.retries + e.retries,
+        tokensIn: u.tokensIn + (e.usage?.promptTokens ?? 0),
+        tokensOut: u.tokensOut + (e.usage?.completionTokens ?? 0),
+        cost: e.cost === null ? u.cost : (u.cost ?? 0) + e.cost,
+      };
+    } else if (e.type === 'probe') this.curve = [...this.curve, { day: e.day, solveRate: e.solveRate, gradedRate: e.gradedRate }];
+    else if (e.type === 'lms_event' && e.kind === 'day_start') {
+      this.progress = (e.day - 1) / this.horizon;
+      this.progressText = `Day ${e.day} of ${this.horizon}`;
+    }
+  }
+}
+
+/** A page sweep: one tutor over scenarios × seeds, a few runs at a time. */
+export class LiveSweep {
+  readonly id: string;
+  readonly label: string;
+  readonly total: number;
+  running = $state(true);
+  done = $state(0);
+  runs = $state.raw<RunSummary[]>([]);
+  progressText = $state('');
+  error = $state<string | null>(null);
+  notice = $state<string | null>(null);
+  summary: SweepSummary | null = $derived(this.runs.length ? summarizeSweep(this.runs) : null);
+  readonly abort = new AbortController();
+  /** Keys of this sweep's runs that are live now. */
+  readonly liveKeys = new Set<string>();
+
+  constructor(id: string, label: string, total: number) {
+    this.id = id;
+    this.label = label;
+    this.total = total;
+    this.progressText = `0 of ${total} runs`;
+  }
+}
+
+export interface StartOptions {
+  sweep?: { id: string; label: string };
+}
+
+const channelName = 'educlaw-lab.runs';
+
+export class RunLibrary {
+  runs = $state.raw<StoredRun[]>([]);
+  /** Runs started or resumed in this tab since it loaded, by storage key. */
+  readonly live = new SvelteMap<string, LiveRun>();
+  /** The page sweep in progress (or the last one, finished). */
+  sweep = $state<LiveSweep | null>(null);
+  /** Why the library could not be opened or listed (shown by every view). */
+  error = $state<string | null>(null);
+  ready = $state(false);
+  readonly store: RunStore;
+  readonly #tracers: TracerPool;
+  readonly #leases: RunLeases;
+  readonly #channel: BroadcastChannel | null;
+
+  constructor(opts: { store?: RunStore; tracers?: TracerPool; leases?: RunLeases } = {}) {
+    this.store = opts.store ?? new RunStore();
+    this.#tracers = opts.tracers ?? new TracerPool();
+    this.#leases = opts.leases ?? browserLeases();
+    this.#channel = typeof BroadcastChannel !== 'undefined' ? new BroadcastChannel(channelName) : null;
+    // Another tab changed a run: list again (our own live runs are in the store too).
+    if (this.#channel) this.#channel.onmessage = () => void this.refresh();
+  }
+
+  /** Opens the library: marks runs whose page went away as interrupted, then lists. */
+  async init(): Promise<void> {
+    try {
+      for (const r of (await this.store.listRuns()).filter((x) => x.status === 'running')) {
+        // Only when no tab holds its lease, and re-read under the lease: the run may have just ended.
+        await this.#leases.ifFree(r.key, async () => {
+          const now = await this.store.getRun(r.key);
+          if (now?.status !== 'running') return;
+          await this.store.putRun({ ...now, status: 'interrupted', error: 'interrupted: the page was closed or reloaded during the run; the events recorded so far are kept, and Resume continues it' });
+        });
+      }
+      await this.refresh();
+      this.ready = true;
+    } catch (e) {
+      this.error = `Could not open the run library in this browser: ${errorMessage(e) || 'no reason given'}`;
+    }
+  }
+
+  async refresh(): Promise<void> {
+    this.runs = await this.store.listRuns();
+  }
+
+  #changed(): void {
+    this.#channel?.postMessage({ type: 'changed' });
+  }
+
+  /** True when the run is live in this tab. */
+  isLiveHere(key: string): boolean {
+    return this.live.get(key)?.active ?? false;
+  }
+
+  /** Runs that can be resumed: cut short by a closed page, a cancel or a provider outage. */
+  canResume(r: StoredRun): boolean {
+    if (this.isLiveHere(r.key)) return false;
+    if (r.status === 'interrupted') return true;
+    return r.status === 'failed' && (r.endReason === null || r.endReason === 'aborted' || r.endReason === 'llm_error');
+  }
+
+  #env(settings: LlmSettingsData, live: LiveRun, held: PooledTracer[]): RunEnv {
+    return {
+      tracer: async (name) => {
+        const t = await this.#tracers.acquire(name, (p) => {
+          if (live.state === 'loading') live.progressText = p.text;
+        });
+        held.push(t);
+        const l = t.loaded;
+        live.tracerStatus = `Learner model: ${l.info.name} (${l.info.version}) on ${l.runtime}; ${l.reason}${t.reused ? '; already loaded in this page' : l.fromCache ? '' : '; model downloaded'}`;
+        return t;
+      },
+      personaSeeds: loadPersonaSeeds,
+      llm: ({ provider, model }) => clientFor(settings, provider, model),
+    };
+  }
+
+  /** Starts a run from its record. The live run's `done` resolves with the stored run when it ends. */
+  start(record: RunRecord, opts: StartOptions = {}): LiveRun {
+    const s = effectiveScenario(record);
+    const runId = runIdOf(record);
+    const rec: StoredRun = {
+      key: `${runId}@${Date.now()}-${Math.random().toString(36).slice(2, 6)}`,
+      runId,
+      scenarioId: s.id,
+      scenarioTitle: s.title,
+      tutor: tutorLabel({ name: record.tutor.name, config: record.tutor.config }),
+      seed: s.seed,
+      tracer: s.learner.tracer,
+      status: 'running',
+      endReason: null,
+      createdAt: Date.now(),
+      events: 0,
+      report: null,
+      error: null,
+      record,
+      ...(opts.sweep ? { sweep: { ...opts.sweep, run: null } } : {}),
+    };
+    return this.#execute(rec, record, null);
+  }
+
+  /** Resumes an interrupted run from its stored trace (refused, with the reason, when it cannot be). */
+  async resume(key: string): Promise<LiveRun> {
+    const rec = await this.store.getRun(key);
+    if (!rec) throw new Error(`no stored run ${key}`);
+    if (this.isLiveHere(key)) throw new Error('this run is running in this tab already');
+    const stored = await this.store.getEvents(key);
+    const record = rec.record ?? recordFromTrace(stored, key);
+    resumePoint(stored); // a complete run says so here, before anything changes
+    return this.#execute({ ...rec, status: 'running', endReason: null, error: null, record }, record, stored);
+  }
+
+  #execute(rec: StoredRun, record: RunRecord, stored: readonly TraceEvent[] | null): LiveRun {
+    const live = new LiveRun(rec.key, effectiveScenario(record).horizonDays);
+    this.live.set(rec.key, live);
+    const held: PooledTracer[] = [];
+    const run = async (): Promise<StoredRun> => {
+      let keep = 0;
+      if (stored) {
+        keep = resumePoint(stored).length;
+        await this.store.truncateEvents(rec.key, keep);
+      }
+      await this.store.putRun(rec);
+      this.runs = [rec, ...this.runs.filter((r) => r.key !== rec.key)];
+      this.#changed();
+      const settings = loadSettings().data;
+      const buffer: TraceEvent[] = [];
+      let writes = Promise.resolve();
+      let writeError: unknown = null;
+      const flush = () => {
+        const batch = buffer.splice(0);
+        if (batch.length === 0) return;
+        writes = writes
+          .then(() => this.store.appendEvents(rec.key, batch))
+          .catch((e: unknown) => {
+            // Nothing more is spent on a run that can no longer be stored.
+            writeError ??= e;
+            live.abort.abort();
+          });
+      };
+      let res: RunResult | null = null;
+      let seen = 0;
+      try {
+        res = await executeRun(record, this.#env(settings, live, held), {
+          signal: live.abort.signal,
+          ...(stored ? { resume: stored } : {}),
+          onEvent: (e, replayed) => {
+            seen = e.seq + 1;
+            if (live.state === 'loading') {
+              live.state = 'running';
+              live.progressText = stored ? `Replaying ${keep} stored events…` : 'Running…';
+            }
+            live.see(e);
+            if (replayed) {
+              live.replayed = e.seq + 1;
+              return;
+            }
+            buffer.push(e);
+            if (buffer.length >= FLUSH_EVERY || (e.type === 'lms_event' && e.kind === 'day_start')) flush();
+          },
+        });
+        flush();
+        await writes;
+        if (writeError) throw writeError;
+        const end = res.events[res.events.length - 1];
+        rec.events = res.events.length;
+        rec.endReason = res.reason;
+        rec.report = scoreTrace(res.events);
+        rec.status = res.reason === 'horizon_reached' ? 'done' : 'failed';
+        rec.error = res.reason === 'horizon_reached' ? null : end?.type === 'run_end' ? `${res.reason}: ${end.message ?? ''}` : res.reason;
+        if (rec.sweep) rec.sweep = { ...rec.sweep, run: summarizeRun(res.events, record.source) };
+        live.progress = 1;
+        live.state = res.reason === 'horizon_reached' ? 'done' : 'stopped';
+        live.progressText = res.reason === 'horizon_reached' ? 'Done' : `Stopped: ${res.reason}`;
+      } catch (e) {
+        flush();
+        await writes;
+        rec.status = 'failed';
+        rec.events = seen;
+        rec.error = errorMessage(writeError ?? e) || 'failed without a message';
+        live.state = 'failed';
+        live.error = writeError ? `The run could not be stored and was stopped: ${rec.error}. The events stored before are kept.` : `The run failed: ${rec.error}. The events recorded so far are kept.`;
+        live.progressText = 'Failed';
+      } finally {
+        for (const t of held) this.#tracers.release(t);
+      }
+      try {
+        await this.store.putRun(rec);
+      } catch (e) {
+        live.error = `Could not save the run: ${errorMessage(e) || 'no reason given'}`;
+      }
+      this.runs = this.runs.map((r) => (r.key === rec.key ? { ...rec } : r));
+      this.#changed();
+      return rec;
+    };
+    this.#leases.hold(rec.key, run).then(
+      (out) => live.resolveDone(out),
+      (e: unknown) => {
+        live.state = 'failed';
+        live.error = errorMessage(e);
+        live.progressText = 'Failed';
+        live.resolveDone(rec);
+      },
+    );
+    return live;
+  }
+
+  cancel(key: string): void {
+    this.live.get(key)?.abort.abort();
+  }
+
+  async remove(key: string): Promise<void> {
+    if (this.isLiveHere(key)) throw new Error('cancel the run before deleting it');
+    await this.store.deleteRun(key);
+    this.runs = this.runs.filter((r) => r.key !== key);
+    this.live.delete(key);
+    this.#changed();
+  }
+
+  getEvents(key: string): Promise<TraceEvent[]> {
+    return this.store.getEvents(key);
+  }
+
+  async exportRun(key: string): Promise<{ filename: string; text: string }> {
+    const rec = this.runs.find((r) => r.key === key);
+    return { filename: `${rec?.runId ?? 'run'}.jsonl`, text: await this.store.exportJsonl(key) };
+  }
+
+  async importTrace(text: string, name: string): Promise<StoredRun> {
+    const rec = await this.store.importJsonl(text, name, scoreTrace, Date.now());
+    await this.refresh();
+    this.#changed();
+    return rec;
+  }
+
+  /**
+   * Judges a stored, finished run with the panel from LLM settings. The verdicts are stored with
+   * the run's trace (replacing an earlier panel's) and the report is recomputed from it.
+   */
+  async judge(key: string, opts: { signal: AbortSignal; onProgress: (text: string) => void }): Promise<{ events: TraceEvent[]; summary: string; errors: string[] }> {
+    const rec = this.runs.find((r) => r.key === key);
+    if (!rec) throw new Error(`no stored run ${key}`);
+    const s = loadSettings().data;
+    if (s.panel.judges.length === 0) throw new Error('No judges configured: add them under LLM settings.');
+    const events = await this.store.getEvents(key);
+    const endIdx = events.findIndex((e) => e.type === 'run_end');
+    if (endIdx < 0) throw new Error('this run has no end (it was interrupted); only finished runs can be judged');
+    const judges = s.panel.judges.map((j) => ({ id: `${j.model}@${j.provider}`, client: clientFor(s, j.provider, j.model, j.family) }));
+    const res = await judgeTrace(events, { ...PANEL_DEFAULTS, id: 'page-panel', judges, temperature: s.panel.temperature, daysPerRun: s.panel.daysPerRun, rubrics: s.panel.rubrics }, {
+      signal: opts.signal,
+      onProgress: (p) => opts.onProgress(`${p.done} of ${p.total} verdicts`),
+    });
+    const all = withVerdicts(events, res.events);
+    const updated: StoredRun = { ...rec, events: all.length, report: scoreTrace(all) };
+    await this.store.replaceTail(updated, endIdx + 1, all.slice(endIdx + 1));
+    this.runs = this.runs.map((r) => (r.key === key ? updated : r));
+    this.#changed();
+    const cost = res.cost === null ? 'cost unknown (no prices configured)' : `$${res.cost.toFixed(4)}`;
+    return {
+      events: all,
+      summary: `Judged: ${res.scored} verdicts scored, ${res.unscored} unscored; ${res.usage ? `${res.usage.promptTokens} + ${res.usage.completionTokens} tokens` : 'no usage reported'}, ${cost}`,
+      errors: res.stopped.map((st) => `${st.judge}: ${st.reason}`),
+    };
+  }
+
+  /** Starts a page sweep: its runs go through `start` (stored, tagged with the sweep), `parallel` at a time. */
+  startSweep(label: string, jobs: readonly SweepJob[], parallel: number): LiveSweep {
+    if (this.sweep?.running) throw new Error('a sweep is already running in this tab');
+    const sw = new LiveSweep(`sweep-${Date.now()}`, label, jobs.length);
+    this.sweep = sw;
+    const limit = pLimit(Math.max(1, parallel));
+    const results: (RunSummary | undefined)[] = new Array(jobs.length);
+    const failures: string[] = [];
+    const one = async (job: SweepJob) => {
+      if (sw.abort.signal.aborted) return;
+      const live = this.start(job.record, { sweep: { id: sw.id, label } });
+      sw.liveKeys.add(live.key);
+      const rec = await live.done;
+      sw.liveKeys.delete(live.key);
+      if (rec.sweep?.run) results[job.index] = rec.sweep.run;
+      if (rec.status !== 'done' && !sw.abort.signal.aborted) failures.push(`${job.runId}: ${rec.error ?? rec.endReason ?? rec.status}`);
+      sw.done++;
+      sw.runs = results.filter((r): r is RunSummary => r !== undefined);
+      sw.progressText = `${sw.done} of ${sw.total} runs`;
+    };
+    sw.abort.signal.addEventListener('abort', () => {
+      for (const k of sw.liveKeys) this.cancel(k);
+    });
+    void Promise.all(jobs.map((j) => limit(() => one(j))))
+      .then(() => {
+        if (sw.abort.signal.aborted) sw.progressText = `Cancelled after ${sw.done} of ${sw.total} runs`;
+        else {
+          sw.progressText = `Done: ${sw.done} runs`;
+          if (!failures.length) sw.notice = `Sweep finished: ${sw.done} runs stored in the run library.`;
+        }
+        if (failures.length) sw.error = `${failures.length} run(s) did not reach the last day: ${failures.join('; ')}`;
+      })
+      .catch((e: unknown) => {
+        sw.error = `The sweep failed: ${errorMessage(e)}. Runs finished so far are kept.`;
+        sw.progressText = 'Failed';
+      })
+      .finally(() => (sw.running = false));
+    return sw;
+  }
+
+  cancelSweep(): void {
+    this.sweep?.abort.abort();
+  }
+}
