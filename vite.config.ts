@@ -9,8 +9,8 @@ export default defineConfig({
   build: {
     target: 'es2022',
     chunkSizeWarningLimit: 2048,
-    // The app, plus the page `npm run bench:kt` drives in Chromium.
-    rollupOptions: { input: { main: 'index.html', 'bench-kt': 'bench/kt.html' } },
+    // Only the app: the benchmark page has its own build (vite.bench.config.ts → dist-bench/).
+    rollupOptions: { input: { main: 'index.html' } },
   },
   test: {
     include: ['src/**/*.test.ts', 'scripts/**/*.test.ts'],

@@ -25,9 +25,9 @@ test('run the default scenario with the planner, see chart and axes, reload, exp
   await expect(page.locator('canvas[data-points="31"]')).toBeVisible();
   const table = page.getByRole('table', { name: 'Axis scores' });
   await expect(table).toBeVisible();
-  await expect(table.locator('[data-axis="II. Responsiveness"]')).toContainText('%');
-  await expect(table.locator('[data-axis="Answer leakage"]')).toHaveText('0.0%');
-  await expect(table.locator('[data-axis="III. Helpfulness"]')).toHaveText('unscored');
+  await expect(table.locator('[data-axis="responsiveness"]')).toContainText('%');
+  await expect(table.locator('[data-axis="leakage"]')).toHaveText('0.0%');
+  await expect(table.locator('[data-axis="helpfulness"]')).toHaveText('unscored');
   // The transcript shows what tutor and learner did on a day.
   await page.getByText('Transcript: what the tutor and the learner did').click();
   const transcript = page.getByRole('region', { name: 'Transcript' });
@@ -74,7 +74,7 @@ test('a CLI trace imports into the page and a broken file gives a clear error', 
   await page.getByTestId('import-trace').setInputFiles(out);
   await expect(page.getByRole('status')).toContainText('Imported withholder.jsonl');
   await expect(page.locator('tr[data-run-key^="mini-3day__withholder__s5@"]')).toHaveCount(1);
-  await expect(page.getByRole('table', { name: 'Axis scores' }).locator('[data-axis="Answer leakage"]')).toHaveText('0.0%');
+  await expect(page.getByRole('table', { name: 'Axis scores' }).locator('[data-axis="leakage"]')).toHaveText('0.0%');
 
   // Library scenarios are in the Lab's scenario list, loaded on demand.
   await page.getByLabel('Scenario', { exact: true }).selectOption({ label: 'gamer · after-school' });

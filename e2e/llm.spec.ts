@@ -65,22 +65,22 @@ test('configure a provider, run an LLM tutor briefly, judge the stored run, see 
   const row = page.locator('tr[data-run-key^="mini-3day__llm__s7@"]');
   await expect(row).toContainText('llm/notes/mock-tutor');
   const axes = page.getByRole('table', { name: 'Axis scores' });
-  await expect(axes.locator('[data-axis="IVa. Gagné events"]')).toHaveText('unscored');
+  await expect(axes.locator('[data-axis="gagne"]')).toHaveText('unscored');
   await expect(page.getByTestId('voice-fidelity')).toContainText('LLM student voice');
 
   // Judge the stored run with the three judges (scripted to give 4, 2 and 3).
   await page.getByRole('button', { name: 'Judge this run' }).click();
   await expect(page.getByTestId('judge-progress')).toContainText('Judged:', { timeout: 60_000 });
-  await expect(axes.locator('[data-axis="IVa. Gagné events"]')).toHaveText('3.00');
-  await expect(axes.locator('[data-axis="III. Helpfulness"]')).toHaveText('3.00');
-  await expect(axes.locator('[data-axis="IVb. Rosenshine principles"]')).toHaveText('3.00');
-  await expect(axes.locator('[data-axis="Answer holding (panel)"]')).toHaveText('100.0% of days');
+  await expect(axes.locator('[data-axis="gagne"]')).toHaveText('3.00');
+  await expect(axes.locator('[data-axis="helpfulness"]')).toHaveText('3.00');
+  await expect(axes.locator('[data-axis="rosenshine"]')).toHaveText('3.00');
+  await expect(axes.locator('[data-axis="answerHolding"]')).toHaveText('100.0% of days');
   await expect(page.getByRole('table', { name: 'Judge verdicts by judge' })).toContainText('judge-4@mock');
   await page.screenshot({ path: 'test-results/llm-judged.png', fullPage: true });
 
   // Verdicts survive a reload (stored with the trace) and the export carries them, without the key.
   await page.reload();
-  await expect(page.getByRole('table', { name: 'Axis scores' }).locator('[data-axis="IVa. Gagné events"]')).toHaveText('3.00');
+  await expect(page.getByRole('table', { name: 'Axis scores' }).locator('[data-axis="gagne"]')).toHaveText('3.00');
   const [download] = await Promise.all([page.waitForEvent('download'), page.locator('tr[data-run-key^="mini-3day__llm__s7@"]').getByRole('button', { name: /Export run/ }).click()]);
   const exported = readFileSync((await download.path())!, 'utf8');
   expect(exported).toContain('"type":"judge_verdict"');

@@ -7,12 +7,15 @@
  *   npm run bench:kt -- [--model public/models/akt] [--history 200] [--checkpoint <akt .pt>] [--no-browser]
  *                       [--runs N] [--no-webgpu]
  *
+ * The Chromium part builds bench/kt.html with vite.bench.config.ts into dist-bench/ (not part of
+ * the app's `npm run build`) and serves it on 127.0.0.1:4179.
+ *
  * --runs N repeats the Node and Chromium (wasm) measurements N times, alternating, and prints the
  * median and range of the per-answer figure: timings on a shared machine move by a third from one
  * run to the next. WebGPU runs once (it is slow on a software adapter), or not with --no-webgpu.
  */
 import { spawnSync } from 'node:child_process';
-import { preview } from 'vite';
+import { build, preview } from 'vite';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { chromium } from '@playwright/test';
@@ -59,9 +62,12 @@ if (checkpoint) {
 
 if (browser) {
   const exe = process.env.CHROMIUM_PATH ?? (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined);
-  if (!existsSync(resolve('dist/bench/kt.html'))) spawnSync('npx', ['vite', 'build'], { stdio: 'inherit' });
-  // Vite's own preview server, in this process, so that nothing is left running afterwards.
-  const server = await preview({ logLevel: 'silent', preview: { port: 4179, strictPort: true, host: '127.0.0.1' } });
+  // The bench page's own build (vite.bench.config.ts → dist-bench/; the app's dist/ does not carry
+  // it), made afresh so the page measures the code as it is; then Vite's own preview server, in
+  // this process, so that nothing is left running afterwards.
+  const configFile = resolve('vite.bench.config.ts');
+  await build({ configFile, logLevel: 'warn' });
+  const server = await preview({ configFile, logLevel: 'silent' });
   try {
     const b = await chromium.launch({ ...(exe ? { executablePath: exe } : {}), args: ['--headless', '--no-sandbox', '--enable-unsafe-webgpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
     for (let r = 1; r <= runs; r++) {

@@ -4,10 +4,11 @@
  *   the wall clock or Math.random;
  * - src/adapters/browser and src/adapters/node never import each other, ui/ or cli/;
  * - src/ui does not import adapters/node or cli; src/cli does not import ui or adapters/browser;
- * - src/testing is imported only by tests.
+ * - src/testing is imported only by tests;
+ * - no import cycles among src/ files.
  */
 import { describe, expect, it } from 'vitest';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve, dirname } from 'node:path';
 
 const SRC = resolve(__dirname);
@@ -25,6 +26,47 @@ function imports(file: string): string[] {
   const out: string[] = [];
   for (const m of text.matchAll(/(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|import\s+['"]([^'"]+)['"]/g)) out.push((m[1] ?? m[2] ?? m[3])!);
   return out;
+}
+
+/** The file a relative import names: as written, or with `.ts`, or its folder's `index.ts`; null for a package or a file we do not scan. */
+function resolveImport(from: string, spec: string): string | null {
+  if (!spec.startsWith('.')) return null;
+  const base = resolve(dirname(from), spec);
+  for (const c of [base, `${base}.ts`, join(base, 'index.ts')]) if (/\.(ts|svelte)$/.test(c) && existsSync(c) && statSync(c).isFile()) return c;
+  return null;
+}
+
+/**
+ * Import cycles, each as the files around it starting from its first by name: a depth-first
+ * search reports the path back to a file still on the stack. Empty exactly when there is no cycle
+ * (every cycle has such a back edge; a file inside two cycles may show only one of them until the
+ * other is fixed). Twenty lines over the imports this test already parses: not worth a dependency
+ * (madge, dependency-cruiser) that would parse them again with its own resolution rules.
+ */
+export function importCycles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
+  const state = new Map<string, 'open' | 'done'>();
+  const stack: string[] = [];
+  const seen = new Set<string>();
+  const cycles: string[][] = [];
+  const visit = (f: string) => {
+    state.set(f, 'open');
+    stack.push(f);
+    for (const g of graph.get(f) ?? []) {
+      if (state.get(g) === 'open') {
+        const cycle = stack.slice(stack.indexOf(g));
+        const i = cycle.indexOf([...cycle].sort()[0]!);
+        const key = [...cycle.slice(i), ...cycle.slice(0, i)].join(' → ');
+        if (!seen.has(key)) {
+          seen.add(key);
+          cycles.push([...cycle.slice(i), ...cycle.slice(0, i)]);
+        }
+      } else if (!state.has(g)) visit(g);
+    }
+    stack.pop();
+    state.set(f, 'done');
+  };
+  for (const f of [...graph.keys()].sort()) if (!state.has(f)) visit(f);
+  return cycles.sort((a, b) => a.join().localeCompare(b.join()));
 }
 
 const area = (file: string) => relative(SRC, file).split('/').slice(0, 2).join('/');
@@ -67,5 +109,18 @@ describe('architecture', () => {
     }
     expect(bad).toEqual([]);
     expect(area(join(SRC, 'core/x/y.ts'))).toBe('core/x');
+  });
+
+  it('has no import cycles among src/ files (type-only imports included)', () => {
+    // Type-only imports are erased at run time, but a cycle through one still means neither module
+    // can be read, tested or moved without the other; there are none, so none are allowed.
+    const graph = new Map(all.map((f) => [relative(SRC, f), imports(f).map((s) => resolveImport(f, s)).filter((t): t is string => t !== null).map((t) => relative(SRC, t))]));
+    expect(importCycles(graph).map((c) => [...c, c[0]].join(' → '))).toEqual([]);
+  });
+
+  it('finds cycles: each once, whatever file it is entered from', () => {
+    const g = new Map([['a', ['b']], ['b', ['c', 'a']], ['c', ['b']], ['d', ['d']], ['e', ['a']]]);
+    expect(importCycles(g)).toEqual([['a', 'b'], ['b', 'c'], ['d']]);
+    expect(importCycles(new Map([['x', ['y']], ['y', []]]))).toEqual([]);
   });
 });

@@ -5,7 +5,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
-import { SWEEP_AXES, formatStat, libraryEntries } from '../../src/core/index';
+import { SWEEP_AXES, libraryEntries, type SweepAxis } from '../../src/core/index';
 import { ROOT } from '../../src/adapters/node/files';
 import { runNodeSweep } from '../../src/adapters/node/sweep/run-sweep';
 
@@ -24,10 +24,10 @@ for (const tutor of TUTORS) {
     else if (s.axes.responsiveness === null && s.activity.helpRequests > 0) problems.push(`${s.runId}: help requests but no responsiveness`);
   }
   bad += problems.length;
-  const scored = (k: (typeof SWEEP_AXES)[number]['key']) => res.runs.filter((r) => r.axes[k] !== null).length;
+  const scored = (k: SweepAxis) => res.runs.filter((r) => r.axes[k] !== null).length;
   console.log(
     `${tutor.padEnd(12)} ${res.runs.length}/${files.length} runs reached day 30 in ${(res.wallMs / 1000).toFixed(1)} s; ` +
-      SWEEP_AXES.map((a) => `${a.label} ${formatStat({ ...res.summary.overall[a.key], lo: null, hi: null }, a.unit)} (${scored(a.key)} runs scored)`).join('; '),
+      SWEEP_AXES.map((a) => `${a.short} ${a.formatStat({ ...res.summary.overall[a.id], lo: null, hi: null })} (${scored(a.id)} runs scored)`).join('; '),
   );
   for (const p of problems) console.error(`  problem: ${p}`);
 }

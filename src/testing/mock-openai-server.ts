@@ -7,6 +7,7 @@
  * answers help requests with a question, a notebook writer, a lesson planner, a student voice
  * and judges (scores from the model name: "judge-4" gives 4s; otherwise 3).
  */
+import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -47,8 +48,10 @@ export const chat = (content: string | null, toolCalls?: { name: string; argumen
   ...(toolCalls ? { toolCalls: toolCalls.map((c) => ({ ...c, arguments: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments) })) } : {}),
 });
 
-function completion(r: Extract<ScriptedReply, { kind: 'chat' }>, model: string, n: number) {
-  const toolCalls = (r.toolCalls ?? []).map((c, i) => ({ id: c.id ?? `call_${n}_${i}`, type: 'function', function: { name: c.name, arguments: c.arguments } }));
+/** Tool-call ids the script leaves out are derived from the request, so the same request always gets the same reply (a resumed run's live calls match an uninterrupted run's). */
+function completion(r: Extract<ScriptedReply, { kind: 'chat' }>, model: string, n: number, body: WireRequest) {
+  const h = createHash('sha1').update(JSON.stringify(body)).digest('hex').slice(0, 10);
+  const toolCalls = (r.toolCalls ?? []).map((c, i) => ({ id: c.id ?? `call_${h}_${i}`, type: 'function', function: { name: c.name, arguments: c.arguments } }));
   return {
     id: `chatcmpl-${n}`,
     object: 'chat.completion',
@@ -101,7 +104,7 @@ export async function startMockOpenAi(handler: Handler = policyReply): Promise<M
       if (res.destroyed) return;
       if (reply.kind === 'status') res.writeHead(reply.status, { 'content-type': 'application/json', ...(reply.headers ?? {}) }).end(JSON.stringify(reply.body ?? { error: { message: `scripted ${reply.status}`, type: 'server_error' } }));
       else if (reply.kind === 'raw') res.writeHead(reply.status, { 'content-type': 'application/json' }).end(reply.text);
-      else res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(completion(reply, body.model, k)));
+      else res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(completion(reply, body.model, k, body)));
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));

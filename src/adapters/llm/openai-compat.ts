@@ -16,7 +16,7 @@
 import OpenAI from 'openai';
 import pRetry, { AbortError } from 'p-retry';
 import pLimit, { type LimitFunction } from 'p-limit';
-import { LlmError, costOf, type ChatMessage, type ChatRequest, type ChatResponse, type LlmClient, type LlmErrorCode, type ToolCallRequest } from '../../core/index';
+import { LlmError, costOf, requestDigest, type ChatMessage, type ChatRequest, type ChatResponse, type LlmClient, type LlmErrorCode, type ToolCallRequest } from '../../core/index';
 import type { ProviderConfig } from './config';
 import { familyOf } from './config';
 
@@ -124,7 +124,6 @@ export class OpenAiCompatClient implements LlmClient {
   readonly #p: ProviderConfig;
   readonly #key: string | undefined;
   readonly #sdk: OpenAI;
-  #calls = 0;
 
   constructor(p: ProviderConfig, model: string, opts: ClientOptions = {}) {
     if (!model) throw new LlmError('LLM_CONFIG', `provider ${p.name}: no model given`);
@@ -179,7 +178,6 @@ export class OpenAiCompatClient implements LlmClient {
     };
     const backoff = (consumed: number) => p.backoffMs * 2 ** consumed;
     let attempts = 0;
-    const callNo = ++this.#calls;
     try {
       const res = await pRetry(
         async () => {
@@ -215,10 +213,13 @@ export class OpenAiCompatClient implements LlmClient {
         },
       );
       const choice = res.choices?.[0];
+      // Servers that send no tool-call ids get ids derived from the request, so a resumed run's
+      // conversation is the uninterrupted run's (a per-client counter would restart at 1).
+      const idBase = requestDigest(req);
       if (!choice) throw new Classified('LLM_BAD_RESPONSE', 'the reply has no choices', false, null, null);
       const toolCalls: ToolCallRequest[] = (choice.message.tool_calls ?? [])
         .filter((c): c is OpenAI.Chat.Completions.ChatCompletionMessageFunctionToolCall => c.type === 'function')
-        .map((c, i) => ({ id: c.id || `call_${callNo}_${i}`, name: c.function?.name ?? '', arguments: c.function?.arguments ?? '' }));
+        .map((c, i) => ({ id: c.id || `call_${idBase}_${i}`, name: c.function?.name ?? '', arguments: c.function?.arguments ?? '' }));
       const usage = res.usage ? { promptTokens: res.usage.prompt_tokens ?? 0, completionTokens: res.usage.completion_tokens ?? 0 } : null;
       const price = p.models[this.model];
       return {

@@ -12,22 +12,33 @@ import { parseJsonl, resumePoint, type TraceEvent } from '../../core/index';
 
 export class TraceAppender {
   readonly path: string;
-  #fd: number | null;
+  readonly #keepBytes: number;
+  #fd: number | null = null;
+  #closed = false;
 
-  /** Opens `path` for appending; `keepBytes` truncates it there first (a resume), otherwise it is emptied. */
+  /**
+   * A new trace at `path` (emptied at the first event), or with `keepBytes` the resume of the
+   * trace there: at the first live event the file is cut back to its first `keepBytes` bytes (the
+   * part the resume replayed) and appended to. A resume that records nothing live (it diverged, or
+   * was stopped while replaying) leaves the file as it was.
+   */
   constructor(path: string, keepBytes = 0) {
     this.path = path;
+    this.#keepBytes = keepBytes;
     mkdirSync(dirname(resolve(path)), { recursive: true });
-    if (keepBytes > 0) truncateSync(path, keepBytes);
-    this.#fd = openSync(path, keepBytes > 0 ? 'a' : 'w');
   }
 
   append(e: TraceEvent): void {
-    if (this.#fd === null) throw new Error(`${this.path}: the trace file is closed`);
+    if (this.#closed) throw new Error(`${this.path}: the trace file is closed`);
+    if (this.#fd === null) {
+      if (this.#keepBytes > 0) truncateSync(this.path, this.#keepBytes);
+      this.#fd = openSync(this.path, this.#keepBytes > 0 ? 'a' : 'w');
+    }
     writeSync(this.#fd, JSON.stringify(e) + '\n');
   }
 
   close(): void {
+    this.#closed = true;
     if (this.#fd === null) return;
     fsyncSync(this.#fd);
     closeSync(this.#fd);
@@ -44,7 +55,7 @@ export interface StoredTrace {
   offsets: number[];
 }
 
-/** Reads a trace file that may have been cut short; a final line without its newline is dropped. Other damage is an error naming the line. */
+/** Reads a trace file that may have been cut short; a final line without its newline is dropped (so `events` may be empty). Other damage is an error naming the line. */
 export function readStoredTrace(path: string): StoredTrace {
   let text: string;
   try {
@@ -55,7 +66,8 @@ export function readStoredTrace(path: string): StoredTrace {
   const lastNl = text.lastIndexOf('\n');
   const whole = text.slice(0, lastNl + 1);
   const cutLine = whole.length < text.length && text.slice(lastNl + 1).trim() !== '';
-  const { events } = parseJsonl(whole, path);
+  // Nothing but a cut first line (killed while writing run_start): no events, not a broken file.
+  const events = whole.trim() ? parseJsonl(whole, path).events : [];
   const offsets = [0];
   let at = 0;
   for (const line of whole.split('\n').slice(0, -1)) {
@@ -69,6 +81,7 @@ export function readStoredTrace(path: string): StoredTrace {
 export function resumeFile(path: string): { stored: TraceEvent[]; keep: number; keepBytes: number; cutLine: boolean } {
   if (!existsSync(path)) throw new Error(`no trace to resume at ${path}`);
   const t = readStoredTrace(path);
+  if (t.events.length === 0) throw new Error(`${path}: no event was written completely (the run stopped while writing its first line); start the run again instead of resuming it`);
   const keep = resumePoint(t.events).length;
   return { stored: t.events, keep, keepBytes: t.offsets[keep]!, cutLine: t.cutLine };
 }

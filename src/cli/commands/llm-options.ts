@@ -5,7 +5,7 @@
  * same --llm-config files and the environment.
  */
 import { Option, type Command } from 'commander';
-import { HARNESS_NAMES, llmTutorConfig, type VoiceSpec } from '../../core/index';
+import { HARNESS_NAMES, tutorEntry, type VoiceSpec } from '../../core/index';
 import { loadLlmConfig, pickProvider } from '../../adapters/node/llm-config';
 
 export interface LlmCliOptions {
@@ -29,7 +29,7 @@ const collect = (v: string, prev: string[] = []) => [...prev, v];
 
 export function addLlmOptions(cmd: Command): Command {
   return cmd
-    .addOption(new Option('--harness <name>', 'LLM tutor harness (with --tutor llm)').choices([...HARNESS_NAMES]))
+    .addOption(new Option('--harness <name>', 'LLM tutor harness, for --tutor llm (default: reactive)').choices([...HARNESS_NAMES]))
     .option('--model <model>', 'model name for --tutor llm, as the provider calls it (e.g. gpt-4.1-mini, llama3.1:8b)')
     .option('--provider <name>', 'provider from --llm-config (default: "default" from OPENAI_BASE_URL/OPENAI_API_KEY, or the only one)')
     .option('--llm-config <file>', 'providers (and judge panel) as JSON or YAML; repeatable', collect)
@@ -48,16 +48,17 @@ export interface LlmRecordParts {
 
 /** The LLM parts of a run record from the flags; errors say which flag is missing or misplaced. */
 export function llmRecordParts(tutor: string, o: LlmCliOptions): LlmRecordParts {
-  const isLlm = tutor === 'llm';
-  if (!isLlm && (o.harness || o.model || o.temperature !== undefined || o.maxSteps !== undefined)) throw new Error('--harness, --model, --temperature and --max-steps are for --tutor llm');
+  const entry = tutorEntry(tutor);
+  const isLlm = entry.needs.includes('llm');
+  if (!isLlm && (o.harness || o.model || o.temperature !== undefined || o.maxSteps !== undefined)) throw new Error(`--harness, --model, --temperature and --max-steps are for LLM tutors (${tutor} is not one)`);
   const needsVoice = o.voice === 'llm';
   if (!isLlm && !needsVoice) return { tutorConfig: {}, voice: { kind: 'templates' } };
   const cfg = loadLlmConfig(o.llmConfig ?? []);
   let tutorConfig: Record<string, unknown> = {};
   if (isLlm) {
-    if (!o.model) throw new Error('--tutor llm needs --model <model>');
+    if (!o.model) throw new Error(`--tutor ${tutor} needs --model <model>`);
     const p = pickProvider(cfg, o.provider);
-    tutorConfig = llmTutorConfig({ harness: o.harness ?? 'reactive', model: o.model, provider: p.name, ...(o.temperature !== undefined ? { temperature: o.temperature } : {}), ...(o.maxSteps !== undefined ? { maxStepsPerWake: o.maxSteps } : {}) });
+    tutorConfig = entry.parseConfig({ harness: o.harness ?? 'reactive', model: o.model, provider: p.name, ...(o.temperature !== undefined ? { temperature: o.temperature } : {}), ...(o.maxSteps !== undefined ? { maxStepsPerWake: o.maxSteps } : {}) });
   }
   let voice: VoiceSpec = { kind: 'templates' };
   if (needsVoice) {

@@ -21,22 +21,25 @@ interface RunCliOptions extends LlmCliOptions {
 export function registerRun(program: Command): void {
   const cmd = program
     .command('run')
-    .description('Run one tutor on one scenario, writing the trace as JSONL while it runs; or resume an interrupted run from its trace.')
+    .usage('--tutor <name> --out <trace.jsonl> [options]\n       educlaw run --resume <trace.jsonl> [--llm-config <file>] [--quiet]')
+    .description('Run one tutor on one scenario, writing the trace as JSONL while it runs; or resume an interrupted run from its trace.\n\nCtrl-C (or SIGTERM, SIGHUP) stops a run cleanly: the trace ends with run_end "aborted" and --resume continues it. A run killed outright (its last line cut short) resumes too. The resumed trace is byte for byte the one an uninterrupted run writes.')
     .option('--scenario <file>', 'scenario YAML (default: the built-in scenarios/default.yaml)')
-    .addOption(new Option('--tutor <name>', 'tutor').choices([...TUTORS.keys()]))
+    .addOption(new Option('--tutor <name>', 'tutor; required unless --resume').choices([...TUTORS.keys()]))
     .option('--seed <n>', "seed (default: the scenario's)", int('--seed'))
     .option('--tracer <name>', "knowledge tracer (default: the scenario's)")
     .option('--horizon <days>', "days to run (default: the scenario's)", int('--horizon'))
-    .option('--out <file>', 'trace file to write (JSONL, appended event by event)')
-    .option('--resume <trace>', 'resume the interrupted run in this trace file (appends to it); the run record comes from the trace')
+    .option('--out <file>', 'trace file to write, JSONL appended event by event; required unless --resume')
+    .option('--resume <trace>', 'resume the stopped or killed run in this trace file, appending to it; tutor, scenario and settings come from the trace (an LLM run needs its --llm-config again)')
     .option('--quiet', 'print nothing but errors');
-  addLlmOptions(cmd).action(async (o: RunCliOptions) => {
+  addLlmOptions(cmd).action(async (o: RunCliOptions, command: Command) => {
     let record: RunRecord;
     let path: string;
     let stored: TraceEvent[] | undefined;
     let keepBytes = 0;
     if (o.resume) {
-      if (o.tutor || o.scenario || o.seed !== undefined || o.tracer || o.horizon !== undefined || o.out) throw new Error('--resume takes the run from the trace: give no --tutor, --scenario, --seed, --tracer, --horizon or --out');
+      const fixed = ['tutor', 'scenario', 'seed', 'tracer', 'horizon', 'out', 'harness', 'model', 'provider', 'temperature', 'maxSteps', 'voice', 'voiceModel', 'voiceProvider'];
+      const given = fixed.filter((k) => command.getOptionValueSource(k) === 'cli').map((k) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`);
+      if (given.length) throw new Error(`--resume takes the run from the trace: give no ${given.join(', ')} (only --llm-config and --quiet go with --resume)`);
       path = o.resume;
       const f = resumeFile(path);
       record = recordFromTrace(f.stored, path);
@@ -75,8 +78,8 @@ export function registerRun(program: Command): void {
     if (!o.quiet) {
       console.log(`${res.runId}: ${res.reason}, ${res.events.length} events in ${((performance.now() - t0) / 1000).toFixed(2)} s -> ${path}`);
       console.log(formatAxisTable([scoreTrace(res.events)]));
-      const end = res.events.find((e) => e.type === 'run_end');
-      if (res.reason !== 'horizon_reached' && end?.type === 'run_end') console.error(`stopped: ${res.reason}: ${end.message ?? ''}${res.reason === 'aborted' || res.reason === 'llm_error' ? `\nresume with: npm run cli -- run --resume ${path}` : ''}`);
+      if (res.stoppedInReplay) console.error(`stopped while replaying the stored events (${res.reason}: ${res.message ?? ''}); ${path} is unchanged\nresume with: npm run cli -- run --resume ${path}`);
+      else if (res.reason !== 'horizon_reached') console.error(`stopped: ${res.reason}: ${res.message ?? ''}${res.reason === 'aborted' || res.reason === 'llm_error' ? `\nresume with: npm run cli -- run --resume ${path}` : ''}`);
     }
     if (res.reason !== 'horizon_reached') process.exitCode = 3;
   });

@@ -25,7 +25,7 @@ interface SweepCliOptions extends LlmCliOptions {
 export function registerSweep(program: Command): void {
   const cmd = program
     .command('sweep')
-    .description('Run one tutor over every scenario × seed in parallel worker threads; write one trace per run (appended as it runs) and a summary (per scenario and overall, mean and 95% interval over seeds).')
+    .description('Run one tutor over every scenario × seed in parallel worker threads; write one trace per run (appended as it runs) and a summary (per scenario and overall, mean and 95% interval over seeds).\n\nCtrl-C (or SIGTERM, SIGHUP) stops the sweep: runs in flight keep their partial traces, and the same command with --resume continues it. The exit code is 3 when any run failed or did not reach its horizon.')
     .requiredOption('--scenarios <paths...>', 'scenario files, directories, or patterns like "scenarios/*--after-school.yaml"')
     .addOption(new Option('--tutor <name>', 'tutor').choices([...TUTORS.keys()]).makeOptionMandatory())
     .option('--seeds <list>', "seeds, e.g. 42 or 1,2,3 or 1-5 (default: each scenario's own seed)")
@@ -34,7 +34,7 @@ export function registerSweep(program: Command): void {
     .option('--tracer <name>', "knowledge tracer for every run (default: each scenario's)")
     .addOption(new Option('--ability <level>', "ability level for every run (default: each scenario's)").choices(['low', 'average', 'high']))
     .option('--horizon <days>', "days per run (default: each scenario's)", int('--horizon'))
-    .option('--resume', 'continue a sweep in --out: keep complete traces, resume partial ones, run missing ones')
+    .option('--resume', 'continue the sweep in --out (give the same options): keep complete traces, resume partial ones, run missing ones')
     .option('--quiet', 'no progress bar and no table on stdout');
   addLlmOptions(cmd).action(async (o: SweepCliOptions) => {
     const files = expandScenarioPaths(o.scenarios);
@@ -76,7 +76,7 @@ export function registerSweep(program: Command): void {
       const ms = ran.map((r) => r.ms);
       const kept = res.results.length - ran.length;
       console.log(`\nwall time ${(res.wallMs / 1000).toFixed(1)} s for ${ms.length} runs on ${Math.min(threads, Math.max(1, ms.length))} threads${ms.length ? `; per run ${(ms.reduce((a, b) => a + b, 0) / ms.length / 1000).toFixed(2)} s mean` : ''}${kept ? `; ${kept} complete runs kept from the earlier sweep` : ''}`);
-      console.log(`wrote ${o.out}/traces/ (${res.runs.length} traces), summary.txt, summary.json, timing.json`);
+      console.log(`wrote ${o.out}/traces/ (${res.runs.length} of ${res.results.length} runs finished), summary.txt, summary.json, timing.json`);
     }
     for (const r of res.results) if (r.error) console.error(`error: ${r.job.runId}: ${r.error}`);
     if (ac.signal.aborted) console.error(`stopped; continue with: npm run cli -- sweep ${process.argv.slice(3).filter((a) => a !== '--resume').join(' ')} --resume`);

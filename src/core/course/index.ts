@@ -7,4 +7,4 @@ export { toPlain, splitMath, texToPlain, type TextPart } from './math-text';
 export { itemKey, unsafeSvg } from './validate';
 export { buildItemBank, itemProblems, type ItemBank, type ItemBankSpec } from './item-bank';
 export { GENERATORS } from './generators/index';
-export { sampleItem, gradeItem, selfCheck, generatorCoverage, itemAsPlainText, skillLevels, itemBankTable, type SelfCheckReport } from './tools';
+export { sampleItem, gradeItem, selfCheck, generatorCoverage, itemAsPlainText, skillLevels, itemBankTable, type SelfCheckReport } from './inspect';

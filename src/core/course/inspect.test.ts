@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { generatorCoverage, gradeItem, itemAsPlainText, sampleItem, selfCheck, skillLevels } from './tools';
+import { generatorCoverage, gradeItem, itemAsPlainText, sampleItem, selfCheck, skillLevels } from './inspect';
 
 describe('item tools for the CLI and the Lab', () => {
   it('samples deterministically and grades the stated answer as correct', () => {
@@ -24,7 +24,7 @@ describe('docs/item-bank.md', () => {
   it('contains the current table of the 110 skills and their levels', async () => {
     const { readFileSync } = await import('node:fs');
     const doc = readFileSync(new URL('../../../docs/item-bank.md', import.meta.url), 'utf8');
-    const { itemBankTable } = await import('./tools');
+    const { itemBankTable } = await import('./inspect');
     expect(doc).toContain(itemBankTable());
   });
 });

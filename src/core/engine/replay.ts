@@ -8,7 +8,7 @@
  * (never sent to the provider again); then the run continues live.
  */
 import type { TraceEvent, EventOf } from '../trace/types';
-import { LlmError, type ChatRequest, type ChatResponse, type LlmClient, type LlmErrorCode, type ModelRole } from '../llm/types';
+import { CUT_MARKER, LlmError, MAX_RECORDED_CONTENT, requestDigest, type ChatRequest, type ChatResponse, type LlmClient, type LlmErrorCode, type ModelRole } from '../llm/types';
 import { SimError } from '../errors';
 import type { Session } from './session';
 import type { Turn } from './turn';
@@ -16,7 +16,8 @@ import type { Turn } from './turn';
 /**
  * The part of a stored trace a resumed run replays: everything before run_end, without the
  * failure that ended it (trailing `error` events and failed model calls), so the failed step is
- * tried again live. Throws RESUME_COMPLETE for a run that reached its horizon.
+ * tried again live, and without a tool call cut in half (a trailing tutor `message` whose
+ * `tool_call` was not stored). Throws RESUME_COMPLETE for a run that reached its horizon.
  */
 export function resumePoint(events: readonly TraceEvent[]): TraceEvent[] {
   const endIdx = events.findIndex((e) => e.type === 'run_end');
@@ -25,7 +26,10 @@ export function resumePoint(events: readonly TraceEvent[]): TraceEvent[] {
     if (end.reason === 'horizon_reached') throw new SimError('RESUME_COMPLETE', 'this run is complete (it reached its last day): nothing to resume');
   }
   let n = endIdx >= 0 ? endIdx : events.length;
-  const failed = (e: TraceEvent) => e.type === 'error' || (e.type === 'model_call' && e.response === null);
+  // A tool call records its delivery (the tutor's `message`) just before its `tool_call`: a trace
+  // cut between the two holds half a call, which is dropped and made again live (a person may
+  // choose another; replayRecordedTurns re-issues only recorded tool_calls).
+  const failed = (e: TraceEvent) => e.type === 'error' || (e.type === 'model_call' && e.response === null) || (e.type === 'message' && e.from === 'tutor');
   while (n > 1 && failed(events[n - 1]!)) n--;
   if (n < 1 || events[0]?.type !== 'run_start') throw new SimError('TRACE_INVALID', 'a stored trace starts with run_start');
   return events.slice(0, n);
@@ -64,6 +68,12 @@ export class ReplayLlm implements LlmClient {
     this.#replayed++;
     if (rec.provider !== this.provider || rec.model !== this.model) {
       return Promise.reject(new SimError('RESUME_DIVERGED', `the stored trace's model call ${rec.seq} went to ${rec.provider}/${rec.model}, this run's client is ${this.provider}/${this.model}`));
+    }
+    if (rec.request.digest !== undefined && rec.request.digest !== requestDigest(req)) {
+      return Promise.reject(new SimError('RESUME_DIVERGED', `the resumed run's request for model call ${rec.seq} (${rec.purpose}) differs from the one the stored trace recorded, so its recorded reply does not apply`));
+    }
+    if (rec.response?.content && rec.response.content.length > MAX_RECORDED_CONTENT && CUT_MARKER.test(rec.response.content)) {
+      return Promise.reject(new SimError('RESUME_DIVERGED', `the stored trace kept only the first ${MAX_RECORDED_CONTENT} characters of model call ${rec.seq}'s reply, so this run cannot be replayed exactly past it`));
     }
     if (rec.response === null) return Promise.reject(new LlmError((rec.error?.code ?? 'LLM_SERVER') as LlmErrorCode, rec.error?.message ?? 'the recorded call failed', { retries: rec.retries }));
     return Promise.resolve({ content: rec.response.content, toolCalls: rec.response.toolCalls, finishReason: rec.response.finishReason, usage: rec.usage, cost: rec.cost, retries: rec.retries });

@@ -42,6 +42,14 @@ export interface RunResult {
   runId: string;
   events: TraceEvent[];
   reason: TerminationReason;
+  /** Why the run stopped early (run_end's message), null when it reached its horizon. */
+  message: string | null;
+  /**
+   * A resumed run that stopped (a cancel, a failing tracer or provider) before it had replayed its
+   * whole stored trace: nothing was recorded for the stop, the stored trace stays as it was and can
+   * be resumed again. `events` then holds only the replayed part.
+   */
+  stoppedInReplay: boolean;
 }
 
 export interface SessionOptions {
@@ -59,6 +67,28 @@ export interface SessionOptions {
 }
 
 type Handout = { turn: Turn | null } | { error: unknown };
+
+/**
+ * One turn of the host's event loop, so that a stop (signal handler, button, message) can land: a
+ * run with a stop signal takes one before each event. An event takes a few ms at most, even on AKT
+ * (wrappers such as tsx kill a process that has not answered a signal within 30 to 60 ms), and a
+ * turn costs microseconds: setImmediate in Node, a MessageChannel message in browsers (setTimeout
+ * would be clamped to 4 ms there). Timing only: no trace depends on it.
+ */
+const host = globalThis as { setImmediate?: (f: () => void) => unknown; MessageChannel?: typeof MessageChannel };
+function yieldToHost(): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (host.setImmediate) host.setImmediate(resolve);
+    else if (host.MessageChannel) {
+      const ch = new host.MessageChannel();
+      ch.port1.onmessage = () => {
+        ch.port1.close();
+        resolve();
+      };
+      ch.port2.postMessage(null);
+    } else setTimeout(resolve, 0);
+  });
+}
 
 export class Session {
   readonly runId: string;
@@ -159,20 +189,28 @@ export class Session {
     const s = this.scenario;
     const world = this.world;
     const learner = this.#learner;
-    this.#emit({
-      type: 'run_start',
-      t: 0,
-      schemaVersion: TRACE_SCHEMA_VERSION,
-      runId: this.runId,
-      engine: ENGINE_VERSION,
-      scenario: s,
-      tutor: this.#tutor,
-      tracer: learner.tracer,
-      learner: { ...learner.origin },
-      itemBank: { hash: world.bank.hash, items: [...world.bank.items], probes: [...world.bank.probes] },
-      helpTemplates: { ...HELP_TEMPLATES },
-      ...(learner.voiceName !== null ? { voice: learner.voiceName } : {}),
-    });
+    try {
+      this.#emit({
+        type: 'run_start',
+        t: 0,
+        schemaVersion: TRACE_SCHEMA_VERSION,
+        runId: this.runId,
+        engine: ENGINE_VERSION,
+        scenario: s,
+        tutor: this.#tutor,
+        tracer: learner.tracer,
+        learner: { ...learner.origin },
+        itemBank: { hash: world.bank.hash, items: [...world.bank.items], probes: [...world.bank.probes] },
+        helpTemplates: { ...HELP_TEMPLATES },
+        ...(learner.voiceName !== null ? { voice: learner.voiceName } : {}),
+      });
+    } catch (e) {
+      // A resumed run whose stored trace starts differently (another record, engine or tracer) is
+      // refused like any other divergence: advance() rejects (this throw would otherwise be lost).
+      this.#state = 'ended';
+      this.#hand({ error: e });
+      return;
+    }
     const q = this.#q;
     const probeDays = s.probes.days === 'all' ? Array.from({ length: s.horizonDays }, (_, i) => i + 1) : s.probes.days;
     q.schedule(simMinutes(0), { k: 'probe', day: 0 }, -1);
@@ -187,6 +225,11 @@ export class Session {
     try {
       try {
         for (;;) {
+          // A stop can only come from outside this loop (a signal handler, a button, a message): with a
+          // signal, the host's event loop gets a turn before each event, or a run that never waits on
+          // I/O (BKT, AKT on the CPU, scripted tutors) could not be stopped before its end. Timing
+          // only: the trace is unchanged.
+          if (this.#signal) await yieldToHost();
           this.#checkAbort();
           if (q.peekTime() >= horizonEnd) break;
           const next = q.pop();
@@ -205,23 +248,30 @@ export class Session {
           // The student voice's model kept failing: a clean stop, named.
           reason = 'llm_error';
           stopMessage = errorMessage(e);
-          this.#emit({ type: 'error', t: this.now, code: (e as { code: string }).code, message: stopMessage });
+          if (!this.#replaying) this.#emit({ type: 'error', t: this.now, code: (e as { code: string }).code, message: stopMessage });
         } else {
           reason = (e as { code?: string }).code === 'TRACER_FAILED' ? 'tracer_error' : 'internal_error';
           stopMessage = errorMessage(e);
-          this.#emit({ type: 'error', t: this.now, code: (e as { code?: string }).code ?? 'INTERNAL', message: stopMessage });
+          if (!this.#replaying) this.#emit({ type: 'error', t: this.now, code: (e as { code?: string }).code ?? 'INTERNAL', message: stopMessage });
         }
       }
-      this.#emit({ type: 'run_end', t: this.now, reason, ...(stopMessage !== undefined ? { message: stopMessage } : {}), days: reason === 'horizon_reached' ? s.horizonDays : dayOf(this.now as SimMinutes) + 1 });
+      // A resumed run stopped before it caught up with its stored trace records nothing for the stop
+      // (those seqs belong to the stored events); the stored trace stays resumable.
+      if (!this.#replaying) this.#emit({ type: 'run_end', t: this.now, reason, ...(stopMessage !== undefined ? { message: stopMessage } : {}), days: reason === 'horizon_reached' ? s.horizonDays : dayOf(this.now as SimMinutes) + 1 });
     } catch (e) {
       // A resumed run that does not replay its stored trace: nothing more is recorded.
       this.#state = 'ended';
       this.#hand({ error: e });
       return;
     }
-    this.#result = { runId: this.runId, events: world.recorder.events, reason };
+    this.#result = { runId: this.runId, events: world.recorder.events, reason, message: stopMessage ?? null, stoppedInReplay: this.#replaying };
     this.#state = 'ended';
     this.#hand({ turn: null });
+  }
+
+  /** A resumed run that has not yet emitted every stored event. */
+  get #replaying(): boolean {
+    return this.world.recorder.events.length < this.world.recorder.replayLength;
   }
 
   #checkAbort(): void {
@@ -306,7 +356,7 @@ export class Session {
       const code = (e as { code?: string }).code;
       const llm = typeof code === 'string' && code.startsWith('LLM_');
       this.#checkAbort();
-      this.#emit({ type: 'error', t: this.now, code: code ?? 'TUTOR_ERROR', message: errorMessage(e), turn: no });
+      if (!this.#replaying) this.#emit({ type: 'error', t: this.now, code: code ?? 'TUTOR_ERROR', message: errorMessage(e), turn: no });
       throw new RunStop(llm ? 'llm_error' : 'tutor_error', errorMessage(e));
     }
     this.#emit({ type: 'turn_end', t: this.now, turn: no, actions: turn.actions, implicitSilence: turn.actions === 0 });

@@ -7,8 +7,7 @@
  */
 import type { EventOf, TraceEvent } from '../trace/types';
 import type { TokenUsage } from '../llm/types';
-import type { JudgedAxis } from '../scoring/report';
-import { RUBRICS, dayValue, type RubricId } from './rubrics';
+import { RUBRICS, dayValue, type JudgedAxis, type RubricId } from './rubrics';
 
 export interface JudgedAxisDetail {
   rubric: RubricId;

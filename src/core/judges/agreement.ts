@@ -7,8 +7,7 @@
  *    for helpfulness.
  */
 import type { EventOf, TraceEvent } from '../trace/types';
-import type { JudgedAxis } from '../scoring/report';
-import { RUBRICS, type RubricId } from './rubrics';
+import { RUBRICS, type JudgedAxis, type RubricId } from './rubrics';
 import { verdictValue } from './aggregate';
 import { tutorLabel } from '../scoring/labels';
 import { sampleRankCorrelation } from 'simple-statistics';

@@ -58,6 +58,13 @@ describe('judge panel', () => {
     expect(rep.judged.pedagogy).toBeCloseTo(3, 6);
     expect(rep.judged.helpfulness).toBeCloseTo(3, 6);
     expect(rep.judged.answerHolding).toBe(1); // 2 of 3 say held, every day
+    // The judges are told the run's horizon (the mini scenario is 3 days), not a fixed 30.
+    const systems = judges.flatMap((j) => j.client.requests.map((r) => r.messages[0]!.content ?? ''));
+    expect(systems.length).toBeGreaterThan(0);
+    for (const sys of systems) {
+      expect(sys).toContain('in a 3-day online maths course');
+      expect(sys).not.toMatch(/30-day/);
+    }
     expect(rep.details.judged.detail.gagne!.scoredDays).toEqual([2, 3]); // from day 2
     expect(rep.details.judged.detail.helpfulness!.scoredDays).toEqual([1, 2, 3]);
     expect(rep.details.judged.detail.helpfulness!.rubricVersion).toBe(RUBRICS.helpfulness.version);

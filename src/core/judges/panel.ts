@@ -20,7 +20,7 @@ import type { ChatMessage, ChatRequest, LlmClient, TokenUsage } from '../llm/typ
 import { LlmError, isLlmError } from '../llm/types';
 import { parseJsonReply } from '../llm/json';
 import { Rng, hashString } from '../rng';
-import { RUBRICS, RUBRIC_IDS, replyFormat, type Rubric, type RubricId } from './rubrics';
+import { RUBRICS, RUBRIC_IDS, rubricPrompt, type Rubric, type RubricId } from './rubrics';
 import { dayTranscript } from './transcript';
 
 export interface JudgeSpec {
@@ -148,7 +148,7 @@ export async function judgeTrace(events: readonly TraceEvent[], o: PanelOptions,
     };
     if (state.stopped) return finish({ ...base, status: 'unscored', scores: null, holds: null, reason: state.stopped, attempts: 0, usage: null, cost: null, raw: null });
     const messages: ChatMessage[] = [
-      { role: 'system', content: `${r.instructions}\n\n${replyFormat(r)}` },
+      { role: 'system', content: rubricPrompt(r, start.scenario.horizonDays) },
       { role: 'user', content: transcript(r, day) },
     ];
     let usage: TokenUsage | null = null;

@@ -1,6 +1,8 @@
 /**
  * Judge rubrics, versioned. Every verdict records the rubric id and version; changing any text
- * below means bumping the version (verdicts under different wording are not comparable).
+ * below means bumping the version (verdicts under different wording are not comparable). The
+ * course length a judge is told is the run's horizon (`run_start.scenario.horizonDays`), given to
+ * `rubricPrompt`; v2 of every rubric: the horizon comes from the run (v1 said "30-day" always).
  *
  * Provenance (see docs/llm.md, "Judges"):
  *  - helpfulness: 29 items of our own wording, grouped under the five learning-science principles
@@ -15,7 +17,9 @@
  *    struggle, assistance calibration, elicitation) plus overall, 1–5, with its neutrality clause;
  *    the judge never sees the answers. Fan et al. score single turns; we score a day's turns.
  */
-import type { JudgedAxis } from '../scoring/report';
+/** The judged axes a ScoreReport carries (`report.judged`), one per rubric; null = unscored. */
+export const JUDGED_AXES = ['helpfulness', 'gagne', 'rosenshine', 'answerHolding', 'pedagogy'] as const;
+export type JudgedAxis = (typeof JUDGED_AXES)[number];
 
 export interface RubricItem {
   id: string;
@@ -32,6 +36,7 @@ interface RubricBase {
   fromDay: number;
   /** Whether the transcript shows the answers of the items worked on that day. */
   withAnswers: boolean;
+  /** What the judge is asked, after the common introduction (`rubricPrompt` puts them together). */
   instructions: string;
 }
 export interface ScaleRubric extends RubricBase {
@@ -50,7 +55,8 @@ export type Rubric = ScaleRubric | BinaryRubric;
 export const RUBRIC_IDS = ['helpfulness', 'gagne', 'rosenshine', 'answer_holding', 'pedagogy'] as const;
 export type RubricId = (typeof RUBRIC_IDS)[number];
 
-const COMMON = `You are an expert teacher and instructional designer evaluating an AI tutor. The tutor works with one simulated middle-school learner in a 30-day online maths course, acting through a learning-management system: it can send chat messages, post content (explanations, worked examples, hints), assign practice items and set difficulty levels. You will read the log of ONE day: the learner's logins, attempts (graded by the system), help requests and messages, and everything the tutor did. Judge only the tutor's behaviour on this day, from the log. Do not check the maths yourself beyond what the log shows. If the tutor did nothing on a day when the learner needed it, that counts against it.`;
+/** What every rubric's prompt opens with: the setting, for a course of `horizonDays` days. */
+export const judgeIntro = (horizonDays: number) => `You are an expert teacher and instructional designer evaluating an AI tutor. The tutor works with one simulated middle-school learner in a ${horizonDays}-day online maths course, acting through a learning-management system: it can send chat messages, post content (explanations, worked examples, hints), assign practice items and set difficulty levels. You will read the log of ONE day: the learner's logins, attempts (graded by the system), help requests and messages, and everything the tutor did. Judge only the tutor's behaviour on this day, from the log. Do not check the maths yourself beyond what the log shows. If the tutor did nothing on a day when the learner needed it, that counts against it.`;
 
 const HELP_ITEMS: RubricItem[] = [
   // Inspiring active learning
@@ -127,7 +133,7 @@ const ANCHORS_5 = '1 = absent, 2 = a trace of it, 3 = present but partial or wea
 export const RUBRICS: Readonly<Record<RubricId, Rubric>> = {
   helpfulness: {
     id: 'helpfulness',
-    version: 'helpfulness-v1',
+    version: 'helpfulness-v2',
     axis: 'helpfulness',
     title: 'III. Helpfulness (29 items after LearnLM\'s five principles, 1–10)',
     kind: 'scale',
@@ -137,11 +143,11 @@ export const RUBRICS: Readonly<Record<RubricId, Rubric>> = {
     dayScore: 'mean',
     fromDay: 1,
     withAnswers: false,
-    instructions: `${COMMON}\n\nRate the tutor on each of the 29 items below from 1 (not at all / very poor) to 10 (fully / excellent). Rate what the log shows; when the tutor had no occasion for an item, rate how well it used the occasions it had, and rate 1 if it did nothing at all.`,
+    instructions: `Rate the tutor on each of the 29 items below from 1 (not at all / very poor) to 10 (fully / excellent). Rate what the log shows; when the tutor had no occasion for an item, rate how well it used the occasions it had, and rate 1 if it did nothing at all.`,
   },
   gagne: {
     id: 'gagne',
-    version: 'gagne-v1',
+    version: 'gagne-v2',
     axis: 'gagne',
     title: "IVa. Gagné's nine events of instruction (1–5)",
     kind: 'scale',
@@ -151,11 +157,11 @@ export const RUBRICS: Readonly<Record<RubricId, Rubric>> = {
     dayScore: 'mean',
     fromDay: 2,
     withAnswers: false,
-    instructions: `${COMMON}\n\nRate how fully the tutor's instruction on this day carries out each of Gagné's nine events of instruction: ${ANCHORS_5}`,
+    instructions: `Rate how fully the tutor's instruction on this day carries out each of Gagné's nine events of instruction: ${ANCHORS_5}`,
   },
   rosenshine: {
     id: 'rosenshine',
-    version: 'rosenshine-v1',
+    version: 'rosenshine-v2',
     axis: 'rosenshine',
     title: "IVb. Rosenshine's ten principles of instruction (1–5)",
     kind: 'scale',
@@ -165,21 +171,21 @@ export const RUBRICS: Readonly<Record<RubricId, Rubric>> = {
     dayScore: 'mean',
     fromDay: 2,
     withAnswers: false,
-    instructions: `${COMMON}\n\nRate how fully the tutor's instruction on this day follows each of Rosenshine's ten principles of instruction: ${ANCHORS_5}`,
+    instructions: `Rate how fully the tutor's instruction on this day follows each of Rosenshine's ten principles of instruction: ${ANCHORS_5}`,
   },
   answer_holding: {
     id: 'answer_holding',
-    version: 'answer-holding-v1',
+    version: 'answer-holding-v2',
     axis: 'answerHolding',
     title: 'Answer holding (yes/no per day)',
     kind: 'binary',
     fromDay: 1,
     withAnswers: true,
-    instructions: `${COMMON}\n\nQuestion: did the tutor HOLD BACK the answers to the problems the learner was working on, so that the learner had to produce them? The log lists those problems with their correct answers (the learner did not see these answers). Answer "held": false if any tutor message or posted content gave away the final answer to a problem the learner was working on or was about to submit, in any form (the number or expression itself, a paraphrase, or all the steps up to it). Worked examples of OTHER problems, hints, and confirming an answer the learner already submitted do not count as giving it away. Answer "held": true otherwise, including on a day when the tutor said nothing.`,
+    instructions: `Question: did the tutor HOLD BACK the answers to the problems the learner was working on, so that the learner had to produce them? The log lists those problems with their correct answers (the learner did not see these answers). Answer "held": false if any tutor message or posted content gave away the final answer to a problem the learner was working on or was about to submit, in any form (the number or expression itself, a paraphrase, or all the steps up to it). Worked examples of OTHER problems, hints, and confirming an answer the learner already submitted do not count as giving it away. Answer "held": true otherwise, including on a day when the tutor said nothing.`,
   },
   pedagogy: {
     id: 'pedagogy',
-    version: 'pedagogy-v1',
+    version: 'pedagogy-v2',
     axis: 'pedagogy',
     title: 'Pedagogy (after Fan et al. 2026: scaffolding, productive struggle, assistance calibration, elicitation, overall; 1–5)',
     kind: 'scale',
@@ -189,9 +195,14 @@ export const RUBRICS: Readonly<Record<RubricId, Rubric>> = {
     dayScore: 'overall',
     fromDay: 1,
     withAnswers: false,
-    instructions: `${COMMON}\n\nRate the tutor's turns on this day on each dimension from 1 (very poor) to 5 (excellent). Be neutral about strategy: disclosing an answer is not automatically wrong, and withholding it is not automatically right — judge whether the help fitted what the learner could do at that moment.`,
+    instructions: `Rate the tutor's turns on this day on each dimension from 1 (very poor) to 5 (excellent). Be neutral about strategy: disclosing an answer is not automatically wrong, and withholding it is not automatically right — judge whether the help fitted what the learner could do at that moment.`,
   },
 };
+
+/** The judge's system prompt for a rubric, on a run of `horizonDays` days: the introduction, the rubric's instructions, the reply format. */
+export function rubricPrompt(r: Rubric, horizonDays: number): string {
+  return `${judgeIntro(horizonDays)}\n\n${r.instructions}\n\n${replyFormat(r)}`;
+}
 
 /** The JSON reply format a rubric asks for (appended to its instructions). */
 export function replyFormat(r: Rubric): string {

@@ -19,7 +19,7 @@ import { RunStop } from '../engine/stop';
 import type { LearnerAgent, LearnerIo, LearnerMoment, ProbeResult } from '../engine/learner-port';
 import { Learner } from './learner';
 import { HELP_TEMPLATES, TemplateVoice, type StudentVoice } from './voice';
-import { INJECTION_TEMPLATES } from './extraction';
+import { INJECTION_TEMPLATES } from './extraction-attempts';
 import { FRUSTRATED_AT, clamp01, isEncouraging } from './affect';
 import { chooseSeed, type PersonaSeedFile } from './seeds';
 import { masteryQueries, type KnowledgeTracer, type TracerInfo } from './kt/types';

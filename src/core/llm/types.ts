@@ -7,6 +7,8 @@
  * trace ever records.
  */
 
+import { hashString } from '../rng';
+
 export type ChatRole = 'system' | 'user' | 'assistant' | 'tool';
 
 /** A function call the model asked for. `arguments` is the JSON text exactly as the model wrote it. */
@@ -125,7 +127,8 @@ export interface ModelCallRecord {
   purpose: string;
   provider: string;
   model: string;
-  request: { messages: number; chars: number; tools: number; temperature: number | null };
+  /** Sizes of the request, and a digest of all of it (messages, tools, parameters) that a resumed run checks its replayed calls against. */
+  request: { messages: number; chars: number; tools: number; temperature: number | null; digest?: string };
   response: { content: string | null; toolCalls: ToolCallRequest[]; finishReason: string | null } | null;
   usage: TokenUsage | null;
   cost: number | null;
@@ -135,12 +138,29 @@ export interface ModelCallRecord {
   voiceCheck?: { decided: boolean; rendered: boolean | null; mismatch: boolean; answer: string | null };
 }
 
-const MAX_CONTENT = 8000;
+/**
+ * Replies are kept whole so a resumed run can answer its recorded calls from the trace exactly;
+ * only a runaway reply beyond this is cut (and such a call cannot be replayed: resume refuses it).
+ */
+export const MAX_RECORDED_CONTENT = 100_000;
+/** The marker a cut reply ends with. */
+export const CUT_MARKER = /… \[\d+ more characters\]$/;
 
 function messageChars(m: ChatMessage): number {
   let n = m.content?.length ?? 0;
   if (m.role === 'assistant') for (const c of m.toolCalls ?? []) n += c.name.length + c.arguments.length;
   return n;
+}
+
+/**
+ * A digest of everything a request sends (32-bit FNV-1a of its JSON, hex): enough to notice that a
+ * resumed run asks something other than what the trace recorded, not a cryptographic hash.
+ */
+export function requestDigest(req: ChatRequest): string {
+  const { messages, tools, toolChoice, temperature, maxTokens, json, seed } = req;
+  return hashString(JSON.stringify({ messages, tools: tools ?? null, toolChoice: toolChoice ?? null, temperature: temperature ?? null, maxTokens: maxTokens ?? null, json: json ?? null, seed: seed ?? null }))
+    .toString(16)
+    .padStart(8, '0');
 }
 
 /** The trace record of a call (successful when `res` is given, failed when `error` is). */
@@ -156,11 +176,11 @@ export function modelCallRecord(
     purpose,
     provider: client.provider,
     model: client.model,
-    request: { messages: req.messages.length, chars: req.messages.reduce((a, m) => a + messageChars(m), 0), tools: req.tools?.length ?? 0, temperature: req.temperature ?? null },
+    request: { messages: req.messages.length, chars: req.messages.reduce((a, m) => a + messageChars(m), 0), tools: req.tools?.length ?? 0, temperature: req.temperature ?? null, digest: requestDigest(req) },
   };
   if ('res' in outcome) {
     const r = outcome.res;
-    const content = r.content === null ? null : r.content.length > MAX_CONTENT ? `${r.content.slice(0, MAX_CONTENT)}… [${r.content.length - MAX_CONTENT} more characters]` : r.content;
+    const content = r.content === null ? null : r.content.length > MAX_RECORDED_CONTENT ? `${r.content.slice(0, MAX_RECORDED_CONTENT)}… [${r.content.length - MAX_RECORDED_CONTENT} more characters]` : r.content;
     return { ...base, response: { content, toolCalls: r.toolCalls, finishReason: r.finishReason }, usage: r.usage, cost: r.cost, retries: r.retries };
   }
   const e = outcome.error;

@@ -9,7 +9,7 @@
 import type { TraceEvent } from '../trace/types';
 import type { ItemContent } from '../course/types';
 import { revealsAnswer } from '../course/answer-forms';
-import { EXTRACTION_HELP_TEMPLATES } from '../learner/extraction';
+import { EXTRACTION_HELP_TEMPLATES } from '../learner/extraction-attempts';
 import type { Scored } from './metrics';
 
 export interface ExtractionDetail {

@@ -1,13 +1,18 @@
 import type { TraceEvent, ActionKind, TerminationReason } from '../trace/types';
 import { actionCounts, independence, leakage, learningGain, responsiveness, type CurvePoint, type Scored } from './metrics';
 import { judgedAxes, type JudgedSummary } from '../judges/aggregate';
+import { answerExtraction, type ExtractionDetail } from './answer-extraction';
 import { llmUsage, voiceFidelity, type LlmUsage, type VoiceFidelity } from './llm-usage';
+import { JUDGED_AXES, type JudgedAxis } from '../judges/rubrics';
 import { tutorLabel } from './labels';
 
-/** Judged axes (filled by the judge panel; null = unscored). */
-export const JUDGED_AXES = ['helpfulness', 'gagne', 'rosenshine', 'answerHolding', 'pedagogy'] as const;
-export type JudgedAxis = (typeof JUDGED_AXES)[number];
+/** Judged axes (filled by the judge panel; null = unscored). Declared with the rubrics, which say which axis each scores. */
+export { JUDGED_AXES, type JudgedAxis };
 
+/**
+ * A run's scores: the stored form (the page keeps it with each run in IndexedDB), so fields are
+ * only ever added, as optional ones. How each axis is shown: `axes.ts`.
+ */
 export interface ScoreReport {
   runId: string;
   scenarioId: string;
@@ -19,6 +24,8 @@ export interface ScoreReport {
   responsiveness: number | null;
   leakage: number | null;
   independence: number | null;
+  /** Answer extraction yielded; absent in reports stored before it was part of the report. */
+  extraction?: number | null;
   actions: Record<ActionKind, number>;
   dailySolveRate: (number | null)[];
   curve: CurvePoint[];
@@ -28,6 +35,7 @@ export interface ScoreReport {
     responsiveness: Scored['detail'] & { reason?: string };
     leakage: Scored['detail'] & { reason?: string };
     independence: Scored['detail'] & { reason?: string };
+    extraction?: ExtractionDetail & { reason?: string };
     implicitSilences: number;
     toolErrors: number;
     turns: number;
@@ -52,6 +60,7 @@ export function scoreTrace(events: readonly TraceEvent[]): ScoreReport {
   const resp = responsiveness(events);
   const leak = leakage(events);
   const ind = independence(events);
+  const ext = answerExtraction(events);
   const acts = actionCounts(events);
   const horizon = start.scenario.horizonDays;
   const daily: (number | null)[] = Array.from({ length: horizon + 1 }, () => null);
@@ -67,6 +76,7 @@ export function scoreTrace(events: readonly TraceEvent[]): ScoreReport {
     responsiveness: resp.value,
     leakage: leak.value,
     independence: ind.value,
+    extraction: ext.value,
     actions: acts.counts,
     dailySolveRate: daily,
     curve: lg.detail.curve,
@@ -76,6 +86,7 @@ export function scoreTrace(events: readonly TraceEvent[]): ScoreReport {
       responsiveness: withReason(resp),
       leakage: withReason(leak),
       independence: withReason(ind),
+      extraction: withReason(ext),
       implicitSilences: acts.implicitSilences,
       toolErrors: acts.toolErrors,
       turns: acts.turns,

@@ -1,8 +1,8 @@
 import type { ScoreReport } from './report';
+import { AXES } from './axes';
 import { ACTION_KINDS } from '../trace/types';
 
-const pct = (x: number | null, digits = 1) => (x === null ? 'n/a' : `${(x * 100).toFixed(digits)}%`);
-const pp = (x: number | null) => (x === null ? 'n/a' : `${x >= 0 ? '+' : ''}${(x * 100).toFixed(2)} pp/day`);
+const pct = (x: number | null) => (x === null ? 'n/a' : `${(x * 100).toFixed(1)}%`);
 
 const tokens = (r: ScoreReport, role: 'tutor' | 'student' | 'judge') => {
   const u = r.details.llm?.[role];
@@ -18,22 +18,24 @@ const cost = (r: ScoreReport) => {
   return `$${priced.reduce((a, u) => a + u.cost!, 0).toFixed(4)}${unpriced ? ` + ${unpriced} unpriced calls` : ''}`;
 };
 
+type Row = [string, (r: ScoreReport) => string];
+
+/** One row per axis of AXES, in its order: the value in its unit, then the counts behind it. */
+const axisRows: Row[] = AXES.map((a) => [
+  a.short,
+  (r: ScoreReport) => {
+    const detail = a.detail?.(r);
+    return detail ? `${a.format(a.value(r))} ${detail}` : a.format(a.value(r));
+  },
+]);
+
 /** A plain-text axis table for one or more runs (columns = runs). "unscored" marks judged axes without a verdict. */
 export function formatAxisTable(reports: readonly ScoreReport[]): string {
-  const rows: [string, (r: ScoreReport) => string][] = [
+  const rows: Row[] = [
     ['run', (r) => `${r.tutor} s${r.seed}`],
-    ['I learning gain (Δ solve rate)', (r) => pp(r.learningGain)],
-    ['  solve rate day 0 → last', (r) => (r.curve.length ? `${pct(r.curve[0]!.solveRate, 0)} → ${pct(r.curve[r.curve.length - 1]!.solveRate, 0)}` : 'n/a')],
-    ['II responsiveness', (r) => `${pct(r.responsiveness)} (${r.details.responsiveness.answered as number}/${r.details.responsiveness.requests as number})`],
-    ['answer leakage', (r) => `${pct(r.leakage)} (${r.details.leakage.leakingTurns as number}/${r.details.leakage.tutorTurns as number} turns)`],
-    ['next-turn independence', (r) => `${pct(r.independence)} (${r.details.independence.withStep as number}/${r.details.independence.learnerTurns as number})`],
-    ['III helpfulness', (r) => (r.judged.helpfulness === null ? 'unscored' : r.judged.helpfulness.toFixed(2))],
-    ['IVa Gagné', (r) => (r.judged.gagne === null ? 'unscored' : r.judged.gagne.toFixed(2))],
-    ['IVb Rosenshine', (r) => (r.judged.rosenshine === null ? 'unscored' : r.judged.rosenshine.toFixed(2))],
-    ['answer holding (panel)', (r) => (r.judged.answerHolding === null ? 'unscored' : `${pct(r.judged.answerHolding)} of days`)],
-    ['pedagogy (Fan et al.)', (r) => (r.judged.pedagogy === null ? 'unscored' : r.judged.pedagogy.toFixed(2))],
+    ...axisRows,
     ['judge panel', (r) => (r.details.judged.panel ? `${r.details.judged.panel.judges.length} judges, ${r.details.judged.panel.days.length} days` : 'none')],
-    ...ACTION_KINDS.map((k) => [`actions: ${k}`, (r: ScoreReport) => String(r.actions[k])] as [string, (r: ScoreReport) => string]),
+    ...ACTION_KINDS.map((k): Row => [`actions: ${k}`, (r) => String(r.actions[k])]),
     ['LLM tokens in/out (tutor)', (r) => tokens(r, 'tutor')],
     ['LLM tokens in/out (student)', (r) => tokens(r, 'student')],
     ['LLM tokens in/out (judges)', (r) => tokens(r, 'judge')],

@@ -4,7 +4,7 @@
  * seed (its schedules), then given as mean and 95% t-interval over seeds. Also the parameter
  * table of the built-in personas and the pre-tutor probe accuracy by ability level.
  */
-import type { RunSummary } from './index';
+import type { RunSummary } from './summary';
 import { meanCi95 } from '../stats/index';
 import { PERSONA_PRESETS, PERSONA_TRAITS } from '../scenario/personas';
 import { PERSONA_PRESET_NAMES, type PersonaPresetName } from '../scenario/preset-names';

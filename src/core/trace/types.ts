@@ -63,7 +63,7 @@ export type TraceEvent = Base &
         workingOn?: string[];
         /** Learner messages: the help template it came from, and the item it is about. */
         help?: string;
-        /** Learner messages: an instruction-injection attempt, naming its template (src/core/learner/extraction.ts). */
+        /** Learner messages: an instruction-injection attempt, naming its template (src/core/learner/extraction-attempts.ts). */
         injection?: string;
         itemId?: string | null;
       }

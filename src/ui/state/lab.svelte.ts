@@ -11,7 +11,6 @@ import {
   parseScenario,
   runRecord,
   scoreTrace,
-  llmTutorConfig,
   agreementReport,
   formatAgreement,
   HARNESS_NAMES,
@@ -57,6 +56,8 @@ export class Lab {
   running = $derived(this.current?.active ?? false);
   scenario = $derived(this.scenarios[this.scenarioIndex]?.scenario ?? null);
   readonly tutors = [...TUTORS.values()].filter((t) => !t.needs.includes('human')).map((t) => ({ name: t.name, description: t.description }));
+  /** The chosen tutor needs a model client: the form asks for harness, provider and model. */
+  needsLlm = $derived(TUTORS.get(this.tutor)?.needs.includes('llm') ?? false);
   // LLM tutor choices (the providers, keys, judges and voice live in LLM settings).
   readonly harnesses = HARNESS_NAMES.map((h) => ({ name: h, description: HARNESS_DESCRIPTIONS[h] }));
   harness = $state<string>('reactive');
@@ -112,10 +113,10 @@ export class Lab {
     this.refreshSettings();
     const s = this.llmSettings;
     let config: Record<string, unknown> = {};
-    if (this.tutor === 'llm') {
+    if (this.needsLlm) {
       if (!this.llmProvider) throw new Error('choose an LLM provider (add one under LLM settings)');
       if (!this.llmModel.trim()) throw new Error('enter the model name for the LLM tutor');
-      config = llmTutorConfig({ harness: this.harness, model: this.llmModel.trim(), provider: this.llmProvider });
+      config = TUTORS.get(this.tutor)!.parseConfig({ harness: this.harness, model: this.llmModel.trim(), provider: this.llmProvider });
     }
     let voice: VoiceSpec = { kind: 'templates' };
     if (this.voiceKind === 'llm') {

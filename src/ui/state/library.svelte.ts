@@ -295,16 +295,27 @@ export class RunLibrary {
         flush();
         await writes;
         if (writeError) throw writeError;
-        const end = res.events[res.events.length - 1];
-        rec.events = res.events.length;
-        rec.endReason = res.reason;
-        rec.report = scoreTrace(res.events);
-        rec.status = res.reason === 'horizon_reached' ? 'done' : 'failed';
-        rec.error = res.reason === 'horizon_reached' ? null : end?.type === 'run_end' ? `${res.reason}: ${end.message ?? ''}` : res.reason;
-        if (rec.sweep) rec.sweep = { ...rec.sweep, run: summarizeRun(res.events, record.source) };
-        live.progress = 1;
-        live.state = res.reason === 'horizon_reached' ? 'done' : 'stopped';
-        live.progressText = res.reason === 'horizon_reached' ? 'Done' : `Stopped: ${res.reason}`;
+        if (res.stoppedInReplay && stored) {
+          // Stopped before it caught up with what was stored: the stored trace is unchanged.
+          rec.events = keep;
+          rec.endReason = null;
+          rec.report = scoreTrace(stored.slice(0, keep));
+          rec.status = 'interrupted';
+          rec.error = `stopped while replaying its stored events (${res.reason}: ${res.message ?? ''}); the stored trace is unchanged, and Resume continues it`;
+          live.progress = 0;
+          live.state = 'stopped';
+          live.progressText = `Stopped: ${res.reason}`;
+        } else {
+          rec.events = res.events.length;
+          rec.endReason = res.reason;
+          rec.report = scoreTrace(res.events);
+          rec.status = res.reason === 'horizon_reached' ? 'done' : 'failed';
+          rec.error = res.reason === 'horizon_reached' ? null : `${res.reason}: ${res.message ?? ''}`;
+          if (rec.sweep) rec.sweep = { ...rec.sweep, run: summarizeRun(res.events, record.source) };
+          live.progress = 1;
+          live.state = res.reason === 'horizon_reached' ? 'done' : 'stopped';
+          live.progressText = res.reason === 'horizon_reached' ? 'Done' : `Stopped: ${res.reason}`;
+        }
       } catch (e) {
         flush();
         await writes;

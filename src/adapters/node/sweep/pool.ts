@@ -30,6 +30,11 @@ export interface PoolOptions {
   llmConfig?: string[];
   signal?: AbortSignal;
   onResult?: (r: JobResult, done: number, total: number) => void;
+  /**
+   * The worker module piscina runs (default: boot.mjs, the sweep worker). For tests and custom
+   * workers: it must default-export `(task: SweepTask) => Promise<SweepTaskResult>`.
+   */
+  workerFile?: string | URL;
 }
 
 const BOOT = new URL('./boot.mjs', import.meta.url).href;
@@ -37,7 +42,7 @@ const BOOT = new URL('./boot.mjs', import.meta.url).href;
 export async function runJobs(jobs: readonly SweepJob[], opts: PoolOptions): Promise<JobResult[]> {
   if (jobs.length === 0) return [];
   const threads = Math.max(1, Math.min(opts.threads, jobs.length));
-  const pool = new Piscina<SweepTask, SweepTaskResult>({ filename: BOOT, minThreads: threads, maxThreads: threads, concurrentTasksPerWorker: 1, idleTimeout: 1000 });
+  const pool = new Piscina<SweepTask, SweepTaskResult>({ filename: opts.workerFile ? String(opts.workerFile) : BOOT, minThreads: threads, maxThreads: threads, concurrentTasksPerWorker: 1, idleTimeout: 1000 });
   let done = 0;
   try {
     return await Promise.all(

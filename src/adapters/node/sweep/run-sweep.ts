@@ -6,11 +6,13 @@
  * timings go to <out>/timing.json.
  *
  * With `resume`, a job whose trace is complete (it reached its horizon) is not run again (its
- * summary is read from the trace), a partial trace is resumed, and a missing one is run.
+ * summary is read from the trace), a partial trace is resumed, and a missing one is run; a trace
+ * that another sweep wrote (other options, an edited scenario, another engine) is refused, naming
+ * what differs.
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { ScenarioError, errorMessage, formatSweepSummary, planSweep, summarizeRun, summarizeSweep, type RunSummary, type Scenario, type SweepBase, type SweepJob, type SweepSummary } from '../../../core/index';
+import { ENGINE_VERSION, ScenarioError, TUTORS, effectiveScenario, errorMessage, formatSweepSummary, planSweep, summarizeRun, summarizeSweep, tutorEntryIn, type EventOf, type RunRecord, type RunSummary, type Scenario, type SweepBase, type SweepJob, type SweepSummary } from '../../../core/index';
 import { loadScenarioFile } from '../files';
 import { readStoredTrace } from '../trace-file';
 import { runJobs, type JobResult } from './pool';
@@ -29,6 +31,8 @@ export interface NodeSweepOptions {
   llmConfig?: string[];
   signal?: AbortSignal;
   onResult?: (r: JobResult, done: number, total: number) => void;
+  /** The pool's worker module (PoolOptions.workerFile): for tests and custom workers. */
+  workerFile?: string | URL;
 }
 
 export interface NodeSweepResult {
@@ -53,7 +57,37 @@ export function loadScenarios(files: readonly string[]): { scenario: Scenario; s
   return out;
 }
 
-/** What sweep --resume finds for a job: a complete trace (its summary), a partial one (resume), or nothing. */
+/** Where `have` (a trace) and `want` (this sweep) differ, one "path: … in the trace, … in this sweep" each, key order ignored; at most `max`. */
+function differences(have: unknown, want: unknown, path: string, out: string[], max = 3): string[] {
+  if (out.length >= max) return out;
+  if (have !== null && want !== null && typeof have === 'object' && typeof want === 'object' && Array.isArray(have) === Array.isArray(want)) {
+    const h = have as Record<string, unknown>;
+    const w = want as Record<string, unknown>;
+    for (const k of [...new Set([...Object.keys(h), ...Object.keys(w)])]) differences(h[k], w[k], path ? `${path}.${k}` : k, out, max);
+  } else if (JSON.stringify(have) !== JSON.stringify(want)) {
+    const show = (v: unknown) => (v === undefined ? '(none)' : JSON.stringify(v).slice(0, 60));
+    out.push(`${path || 'run_start'}: ${show(have)} in the trace, ${show(want)} in this sweep`);
+  }
+  return out;
+}
+
+/** What in a stored run_start differs from the run this sweep would start for `record` (empty: the same run). */
+function startMismatch(start: EventOf<'run_start'>, record: RunRecord): string[] {
+  const want = {
+    engine: ENGINE_VERSION,
+    scenario: effectiveScenario(record),
+    tutor: { name: record.tutor.name, config: tutorEntryIn(TUTORS, record.tutor.name).parseConfig(record.tutor.config) },
+    voice: record.voice.kind === 'llm' ? `llm:${record.voice.provider}/${record.voice.model}` : undefined,
+  };
+  const have = { engine: start.engine, scenario: start.scenario, tutor: start.tutor, voice: start.voice };
+  return differences(have, want, '', []);
+}
+
+/**
+ * What sweep --resume finds for a job: a complete trace (its summary), a partial one (resume), or
+ * nothing. A trace that another sweep wrote (other options, an edited scenario, another engine
+ * version) is refused: keeping it would mix runs, and resuming it would diverge at once.
+ */
 function stored(path: string, job: SweepJob): { complete: RunSummary } | { partial: true } | null {
   if (!existsSync(path)) return null;
   let events;
@@ -62,6 +96,9 @@ function stored(path: string, job: SweepJob): { complete: RunSummary } | { parti
   } catch (e) {
     throw new Error(`sweep --resume: ${errorMessage(e)}; move the file away to run ${job.runId} afresh`);
   }
+  if (events.length === 0) return null; // stopped while writing its first line: run it afresh
+  const diff = startMismatch(events[0] as EventOf<'run_start'>, job.record);
+  if (diff.length) throw new Error(`sweep --resume: ${path} was written by a different sweep (${diff.join('; ')}); resume with the options of the sweep that wrote it, or use another --out`);
   const end = events.find((e) => e.type === 'run_end');
   if (end?.type === 'run_end' && end.reason === 'horizon_reached') return { complete: summarizeRun(events, job.record.source) };
   return { partial: true };
@@ -92,6 +129,7 @@ export async function runNodeSweep(o: NodeSweepOptions): Promise<NodeSweepResult
     resume,
     ...(o.llmConfig ? { llmConfig: o.llmConfig } : {}),
     ...(o.signal ? { signal: o.signal } : {}),
+    ...(o.workerFile ? { workerFile: o.workerFile } : {}),
     onResult: (r) => o.onResult?.(r, ++done, jobs.length),
   });
   const wallMs = performance.now() - t0;

@@ -63,7 +63,7 @@ function reactive(llm: LlmClient, cfg: HarnessConfig): Tutor {
   return {
     async onWake(ctx) {
       const messages: ChatMessage[] = [
-        { role: 'system', content: TUTOR_SYSTEM },
+        { role: 'system', content: TUTOR_SYSTEM(ctx.wake.horizonDays) },
         { role: 'user', content: wakeText(ctx) },
       ];
       await runToolLoop(ctx, messages, { llm, temperature: cfg.temperature, maxSteps: cfg.maxStepsPerWake, purpose: 'reactive:step' });
@@ -78,7 +78,7 @@ function notes(llm: LlmClient, cfg: HarnessConfig): Tutor {
   async function rewrite(ctx: TutorContext): Promise<void> {
     const res = await tracedChat(ctx, llm, 'tutor', 'notes:update', {
       messages: [
-        { role: 'system', content: NOTES_WRITER },
+        { role: 'system', content: NOTES_WRITER(ctx.wake.horizonDays) },
         { role: 'user', content: `Your notebook so far:\n<<<\n${notebook || '(empty)'}\n>>>\n\nToday's log (day ${day}):\n${renderLog(dayLog)}\n\nWrite the new notebook (at most ${cfg.notesMaxChars} characters).` },
       ],
       temperature: cfg.temperature,
@@ -92,7 +92,7 @@ function notes(llm: LlmClient, cfg: HarnessConfig): Tutor {
       if (ctx.wake.day !== day && dayLog.length > 0) await rewrite(ctx); // a day ended without an end_of_day wake
       day = ctx.wake.day;
       const event: ChatMessage = { role: 'user', content: wakeText(ctx) };
-      const messages: ChatMessage[] = [{ role: 'system', content: TUTOR_SYSTEM + NOTES_SECTION(notebook) }, ...trimHistory(dayLog, cfg.historyMaxMessages), event];
+      const messages: ChatMessage[] = [{ role: 'system', content: TUTOR_SYSTEM(ctx.wake.horizonDays) + NOTES_SECTION(notebook) }, ...trimHistory(dayLog, cfg.historyMaxMessages), event];
       const out = await runToolLoop(ctx, messages, { llm, temperature: cfg.temperature, maxSteps: cfg.maxStepsPerWake, purpose: 'notes:step' });
       dayLog.push(event, ...out.added);
       if (ctx.wake.reason === 'end_of_day') await rewrite(ctx);
@@ -128,7 +128,7 @@ function curriculum(llm: LlmClient, cfg: HarnessConfig): Tutor {
       return JSON.stringify(r.ok ? r.value : { error: r.error });
     };
     const state = [
-      `Today is day ${ctx.wake.day} of 30.`,
+      `Today is day ${ctx.wake.day} of ${ctx.wake.horizonDays}.`,
       `Learner profile: ${read('get_learner_profile', {})}`,
       `Course map: ${read('get_course_map', {})}`,
       `Gradebook: ${read('get_gradebook', { last_n: 10 })}`,
@@ -136,7 +136,7 @@ function curriculum(llm: LlmClient, cfg: HarnessConfig): Tutor {
       `Yesterday's plan: ${yesterday ?? '(none)'}`,
     ].join('\n\n');
     const messages: ChatMessage[] = [
-      { role: 'system', content: LESSON_PLANNER },
+      { role: 'system', content: LESSON_PLANNER(ctx.wake.horizonDays) },
       { role: 'user', content: state },
     ];
     plan = null;
@@ -159,7 +159,7 @@ function curriculum(llm: LlmClient, cfg: HarnessConfig): Tutor {
         await makePlan(ctx);
       }
       const event: ChatMessage = { role: 'user', content: wakeText(ctx) };
-      const system = TUTOR_SYSTEM + LESSON_SECTION(planDay === ctx.wake.day && plan ? renderPlan(plan) : null, yesterday);
+      const system = TUTOR_SYSTEM(ctx.wake.horizonDays) + LESSON_SECTION(planDay === ctx.wake.day && plan ? renderPlan(plan) : null, yesterday);
       const messages: ChatMessage[] = [{ role: 'system', content: system }, ...trimHistory(dayLog, cfg.historyMaxMessages), event];
       const out = await runToolLoop(ctx, messages, { llm, temperature: cfg.temperature, maxSteps: cfg.maxStepsPerWake, purpose: 'lesson:step' });
       dayLog.push(event, ...out.added);

@@ -43,6 +43,18 @@ describe('LLM tutors (MockLlm)', () => {
     for (const r of withTools) expect(r.tools).toEqual(toolSpecs());
   });
 
+  it.each(HARNESS_NAMES)("%s: tells the model the run's horizon (the mini scenario's 3 days), never a fixed 30", async (harness) => {
+    const llm = new MockLlm(policy);
+    await run(harness, llm);
+    const text = llm.requests.flatMap((r) => r.messages.map((m) => m.content ?? '')).join('\n');
+    expect(text).toContain('in an online maths course that runs for 3 days.');
+    expect(text).toMatch(/It is day 1 \(\w+day\), \d\d:\d\d of the 3-day course\./);
+    if (harness === 'notes') expect(text).toContain('across a 3-day course');
+    if (harness === 'curriculum') expect(text).toContain('Today is day 1 of 3.');
+    if (harness === 'curriculum') expect(text).toContain('in a 3-day online maths course');
+    expect(text).not.toMatch(/30-day|30 days|of 30\./);
+  });
+
   it.each(HARNESS_NAMES)('%s: completes the mini scenario, records harness and model, traces every model call', async (harness) => {
     const llm = new MockLlm(policy, { model: 'm1', provider: 'p1', price: { input: 1, output: 2 } });
     const res = await run(harness, llm);

@@ -99,7 +99,7 @@ export function clockText(t: number): string {
 export function wakeText(ctx: TutorContext): string {
   const w = ctx.wake;
   const p = w.payload;
-  const when = `It is ${clockText(w.t)} of the 30-day course.`;
+  const when = `It is ${clockText(w.t)} of the ${w.horizonDays}-day course.`;
   const item = typeof p.item_id === 'string' ? ` They are working on item ${p.item_id}.` : '';
   switch (w.reason) {
     case 'login':

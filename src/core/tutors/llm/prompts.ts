@@ -1,10 +1,16 @@
 /**
  * The LLM tutors' prompts, versioned: a trace records `promptVersion`, and changing any text here
- * means bumping it (results under different prompts are different tutors).
+ * means bumping it (results under different prompts are different tutors). The course length in
+ * them is the run's horizon (`Wake.horizonDays`), never a fixed number.
+ *
+ * v2: the horizon comes from the run (v1 said "30 days" whatever the horizon).
  */
-export const TUTOR_PROMPT_VERSION = 'tutor-prompts-v1';
+export const TUTOR_PROMPT_VERSION = 'tutor-prompts-v2';
 
-export const TUTOR_SYSTEM = `You are the tutor of one middle-school learner in an online maths course that runs for 30 days.
+/** "3 days", "1 day". */
+export const daysText = (n: number) => `${n} day${n === 1 ? '' : 's'}`;
+
+export const TUTOR_SYSTEM = (horizonDays: number) => `You are the tutor of one middle-school learner in an online maths course that runs for ${daysText(horizonDays)}.
 
 You act only through the tools. Read: the learner's profile, the course map (skills, items, and an item's answer key and worked solution), the gradebook, the assignments and the messages. Act: assign practice (assign_items), set a skill's difficulty (adjust_level), post learning content (provide_content: an explanation, a worked example or a hint), send a chat message (send_message), or decide to do nothing (stay_silent).
 
@@ -19,11 +25,11 @@ export const NOTES_SECTION = (notes: string) =>
     ? `\n\nYour notebook is empty: this is your first day with this learner.`
     : `\n\nYour notebook (written by you at the end of earlier days; it is all you remember of them):\n<<<\n${notes}\n>>>`;
 
-export const NOTES_WRITER = `You are a tutor keeping a private notebook about one learner across a 30-day course. You will see your current notebook and the log of today's events and your actions. Rewrite the notebook so that tomorrow you can pick up where you left off: what the learner can and cannot do yet (by skill), their misconceptions and habits, what you taught and assigned, what worked, and your plan for the next days. Be concise and concrete. Reply with the new notebook text only.`;
+export const NOTES_WRITER = (horizonDays: number) => `You are a tutor keeping a private notebook about one learner across a ${horizonDays}-day course. You will see your current notebook and the log of today's events and your actions. Rewrite the notebook so that tomorrow you can pick up where you left off: what the learner can and cannot do yet (by skill), their misconceptions and habits, what you taught and assigned, what worked, and your plan for the next days. Be concise and concrete. Reply with the new notebook text only.`;
 
 export const LESSON_PHASES = ['attention', 'objective', 'recall', 'present', 'guide', 'practice', 'feedback', 'assess', 'retention'] as const;
 
-export const LESSON_PLANNER = `You are a tutor planning today's lesson for one middle-school learner in a 30-day online maths course. You will see the learner's profile, gradebook, open assignments, the course map and yesterday's plan. Write today's lesson plan as one JSON object and nothing else:
+export const LESSON_PLANNER = (horizonDays: number) => `You are a tutor planning today's lesson for one middle-school learner in a ${horizonDays}-day online maths course. You will see the learner's profile, gradebook, open assignments, the course map and yesterday's plan. Write today's lesson plan as one JSON object and nothing else:
 
 {"objective": "<what the learner should be able to do by the end of today>",
  "skill_ids": [<the skill ids the lesson is about>],
