@@ -1,7 +1,8 @@
 import { test, expect, type Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
+import { cliTrace, exportedTrace } from './traces';
 import { execFileSync } from 'node:child_process';
-import { readFileSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -54,11 +55,8 @@ test('run the default scenario with the planner, see chart and axes, reload, exp
   await expect(page.getByTestId('progress-text')).toHaveText('Stopped: aborted');
 
   // Export: byte-identical to the trace the CLI writes for the same scenario, tutor and seed.
-  const [download] = await Promise.all([page.waitForEvent('download'), row.getByRole('button', { name: /Export run/ }).click()]);
-  const exported = readFileSync((await download.path())!, 'utf8');
-  const out = join(mkdtempSync(join(tmpdir(), 'educlaw-')), 'cli.jsonl');
-  execFileSync('npx', ['tsx', 'src/cli/main.ts', 'run', '--tutor', 'planner', '--seed', '42', '--out', out, '--quiet'], { stdio: 'inherit' });
-  const cli = readFileSync(out, 'utf8');
+  const exported = await exportedTrace(page, row);
+  const cli = cliTrace(['--tutor', 'planner', '--seed', '42']);
   expect(exported.length).toBe(cli.length);
   expect(exported === cli).toBe(true);
 
@@ -114,9 +112,5 @@ test('a learner model that cannot be loaded says why, and BKT is there by name a
 
   // The same choice in the CLI (--tracer bkt) writes the same trace, byte for byte.
   const row = page.locator('tr[data-run-key^="default-prealgebra-after-school__withholder__s3@"]').filter({ hasText: 'done' });
-  const [download] = await Promise.all([page.waitForEvent('download'), row.getByRole('button', { name: /Export run/ }).click()]);
-  const exported = readFileSync((await download.path())!, 'utf8');
-  const out = join(mkdtempSync(join(tmpdir(), 'educlaw-')), 'cli-bkt.jsonl');
-  execFileSync('npx', ['tsx', 'src/cli/main.ts', 'run', '--tutor', 'withholder', '--seed', '3', '--tracer', 'bkt', '--out', out, '--quiet'], { stdio: 'inherit' });
-  expect(exported === readFileSync(out, 'utf8')).toBe(true);
+  expect((await exportedTrace(page, row)) === cliTrace(['--tutor', 'withholder', '--seed', '3', '--tracer', 'bkt'])).toBe(true);
 });

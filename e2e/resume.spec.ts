@@ -1,8 +1,5 @@
 import { test, expect } from '@playwright/test';
-import { execFileSync } from 'node:child_process';
-import { readFileSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { cliTrace, exportedTrace } from './traces';
 
 test('a run cut short by a reload is resumed and ends with the same trace as the CLI; a second tab leaves it alone', async ({ page, context }) => {
   await page.goto('/');
@@ -32,11 +29,8 @@ test('a run cut short by a reload is resumed and ends with the same trace as the
   await page.screenshot({ path: 'test-results/resume-after.png', fullPage: true });
 
   // The resumed trace is the uninterrupted one, byte for byte.
-  const [download] = await Promise.all([page.waitForEvent('download'), row.getByRole('button', { name: /Export run/ }).click()]);
-  const exported = readFileSync((await download.path())!, 'utf8');
-  const out = join(mkdtempSync(join(tmpdir(), 'educlaw-')), 'cli.jsonl');
-  execFileSync('npx', ['tsx', 'src/cli/main.ts', 'run', '--tutor', 'planner', '--seed', '7', '--out', out, '--quiet'], { stdio: 'inherit' });
-  const cli = readFileSync(out, 'utf8');
+  const exported = await exportedTrace(page, row);
+  const cli = cliTrace(['--tutor', 'planner', '--seed', '7']);
   expect(exported.length).toBe(cli.length);
   expect(exported === cli).toBe(true);
 });

@@ -1,5 +1,6 @@
 import { test, expect } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
+import { exportedTrace } from './traces';
 import { execFileSync } from 'node:child_process';
 import { readFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -38,8 +39,7 @@ test('sweep two library scenarios × two seeds in the page, see the summary, rel
   await page.getByRole('link', { name: 'Lab' }).click();
   const row = page.locator('tr[data-run-key^="adversarial--after-school__withholder__s2@"]');
   await expect(row).toHaveCount(1);
-  const [download] = await Promise.all([page.waitForEvent('download'), row.getByRole('button', { name: /Export run/ }).click()]);
-  const exported = readFileSync((await download.path())!, 'utf8');
+  const exported = await exportedTrace(page, row);
   const out = mkdtempSync(join(tmpdir(), 'educlaw-sweep-'));
   execFileSync('npx', ['tsx', 'src/cli/main.ts', 'sweep', '--scenarios', 'scenarios/adversarial--after-school.yaml', '--tutor', 'withholder', '--seeds', '2', '--jobs', '1', '--out', out, '--quiet'], { stdio: 'inherit' });
   const cli = readFileSync(join(out, 'traces', 'adversarial--after-school__withholder__s2.jsonl'), 'utf8');

@@ -19,7 +19,8 @@ import type { ContentKind, LmsState } from '../lms/state';
 import type { ModelCallRecord } from '../llm/types';
 import type { TracerInfo } from '../learner/kt/types';
 import type { HELP_TEMPLATE_IDS } from '../scenario/schema';
-import type { LmsEventKind } from '../trace/types';
+import type { EventOf, LmsEventKind } from '../trace/types';
+import type { AttemptOutcome } from '../learner/learner';
 
 export type HelpTemplateId = (typeof HELP_TEMPLATE_IDS)[number];
 
@@ -33,25 +34,13 @@ export type LearnerMoment =
   | { k: 'logout'; why: LogoutWhy };
 
 /** One graded attempt, as the learner made it (the LMS grades and records it). */
-export interface Submission {
+export interface Submission extends AttemptOutcome {
   item: Item;
   assignmentId: string | null;
-  /** Tracer's P(correct) before instruction boost. */
-  p: number;
-  boost: number;
-  source: 'own' | 'disclosed' | 'guess';
-  response: string;
-  correct: boolean;
-  evidence: boolean;
-  slip?: boolean;
 }
 
-export interface ProbeResult {
-  items: { itemId: string; skill: number; p: number; correct: boolean }[];
-  solveRate: number;
-  gradedRate: number;
-  knowledgeRate?: number;
-}
+/** The learner's answers to the probe set (the `probe` event's measurements). */
+export type ProbeResult = Pick<EventOf<'probe'>, 'items' | 'solveRate' | 'gradedRate' | 'knowledgeRate'>;
 
 /** What a learner may see and do. Every action is recorded in the trace by the session. */
 export interface LearnerIo {
