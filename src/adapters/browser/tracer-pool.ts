@@ -10,6 +10,8 @@ import { createWorkerTracer, type WorkerTracer } from './kt-client';
 export interface PooledTracer extends WorkerTracer {
   /** True when this run got a worker that an earlier run had already loaded. */
   readonly reused: boolean;
+  /** The pooled worker itself (what release() takes back). */
+  readonly worker: WorkerTracer;
 }
 
 export class TracerPool {
@@ -24,14 +26,13 @@ export class TracerPool {
 
   async acquire(name: string, onProgress?: (p: LoadProgress) => void): Promise<PooledTracer> {
     const free = this.#idle.get(name)?.pop();
-    if (free) {
-      clearTimeout(free.timer);
-      return { ...free.t, reused: true };
-    }
-    return { ...(await this.#create(name, onProgress)), reused: false };
+    if (free) clearTimeout(free.timer);
+    const t = free?.t ?? (await this.#create(name, onProgress));
+    return { info: t.info, loaded: t.loaded, predict: (h, q) => t.predict(h, q), dispose: () => t.dispose(), reused: free !== undefined, worker: t };
   }
 
-  release(t: WorkerTracer): void {
+  release(p: PooledTracer): void {
+    const t = p.worker;
     const list = this.#idle.get(t.info.name) ?? [];
     const entry = {
       t,
@@ -47,8 +48,8 @@ export class TracerPool {
   }
 
   /** A worker that failed is not handed out again. */
-  discard(t: WorkerTracer): void {
-    t.dispose();
+  discard(p: PooledTracer): void {
+    p.worker.dispose();
   }
 
   disposeAll(): void {

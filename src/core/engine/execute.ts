@@ -23,7 +23,8 @@ import type { Tutor, TutorEntry } from '../tutors/types';
 import type { KnowledgeTracer } from '../learner/kt/types';
 import type { PersonaSeedFile } from '../learner/seeds';
 import { LlmVoice } from '../learner/llm-voice';
-import { SimulatedLearner } from '../learner/simulated';
+import { SimulatedLearner, type SimulatedLearnerOptions } from '../learner/simulated';
+import type { LearnerAgent } from './learner-port';
 import { effectiveScenario, runIdFor, type RunRecord } from './record';
 import { Session, type RunResult } from './session';
 import { ReplayLlm, resumePoint } from './replay';
@@ -44,6 +45,11 @@ export interface RunEnv {
   llm?(ref: LlmRef): LlmClient;
   /** Tutor registry (default: the built-in TUTORS). */
   tutors?: ReadonlyMap<string, TutorEntry>;
+  /**
+   * The learner agent (default: the simulated learner). An environment where a real student
+   * works (a classroom) supplies the agent that carries that student's actions into the session.
+   */
+  learner?: (o: SimulatedLearnerOptions) => LearnerAgent;
 }
 
 export interface RunOptions {
@@ -99,7 +105,8 @@ export async function openRun(record: RunRecord, env: RunEnv, opts: RunOptions =
     const n = replay?.length ?? 0;
     recorder.subscribe((e) => on(e, e.seq < n));
   }
-  const learner = new SimulatedLearner({ scenario, tracer, seeds: await env.personaSeeds(), root, ...(voice ? { voice } : {}) });
+  const learnerOpts: SimulatedLearnerOptions = { scenario, tracer, seeds: await env.personaSeeds(), root, ...(voice ? { voice } : {}) };
+  const learner = env.learner ? env.learner(learnerOpts) : new SimulatedLearner(learnerOpts);
   const session = new Session({
     runId: runIdFor(scenario.id, entry.name, scenario.seed),
     scenario,

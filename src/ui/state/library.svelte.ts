@@ -37,7 +37,7 @@ import {
 } from '../../core/index';
 import { RunStore, type StoredRun } from '../../adapters/browser/run-store';
 import { TracerPool, type PooledTracer } from '../../adapters/browser/tracer-pool';
-import { browserLeases, type RunLeases } from '../../adapters/browser/run-lease';
+import { LeaseTaken, browserLeases, type RunLeases } from '../../adapters/browser/run-lease';
 import { clientFor, loadSettings, type LlmSettingsData } from '../../adapters/browser/llm-settings';
 
 /** Tokens, cost and retries of a live run's LLM calls (from its model_call events). */
@@ -237,6 +237,8 @@ export class RunLibrary {
     const rec = await this.store.getRun(key);
     if (!rec) throw new Error(`no stored run ${key}`);
     if (this.isLiveHere(key)) throw new Error('this run is running in this tab already');
+    // A run another tab is running is that tab's; a "running" run nobody holds is marked interrupted first.
+    if (rec.status === 'running' && !(await this.#leases.ifFree(key, async () => undefined))) throw new LeaseTaken(key);
     const stored = await this.store.getEvents(key);
     const record = rec.record ?? recordFromTrace(stored, key);
     resumePoint(stored); // a complete run says so here, before anything changes

@@ -1,0 +1,67 @@
+import 'fake-indexeddb/auto';
+import { describe, expect, it } from 'vitest';
+import { RunLibrary } from './library.svelte';
+import { RunStore } from '../../adapters/browser/run-store';
+import { TracerPool } from '../../adapters/browser/tracer-pool';
+import { heartbeatLeases } from '../../adapters/browser/run-lease';
+import { loadBktTracer, runRecord, toJsonl } from '../../core/index';
+import { miniScenario, onBkt, runWith } from '../../testing/fixtures';
+
+// The library reads LLM settings from localStorage; Node has none.
+const mem = new Map<string, string>();
+const storage = { getItem: (k: string) => mem.get(k) ?? null, setItem: (k: string, v: string) => void mem.set(k, v), removeItem: (k: string) => void mem.delete(k) };
+(globalThis as { localStorage?: unknown }).localStorage ??= storage;
+
+const bktPool = () =>
+  new TracerPool({
+    create: async () => {
+      const t = await loadBktTracer();
+      return { info: t.info, predict: (h, q) => t.predict(h, q), loaded: { info: t.info, runtime: 'pure TypeScript', reason: 'test', fromCache: true }, dispose: () => undefined };
+    },
+  });
+const leases = (owner: string) => heartbeatLeases({ storage, now: () => Date.now(), owner, setInterval: () => 0, clearInterval: () => undefined });
+const record = () => runRecord({ scenario: onBkt(miniScenario()), tutor: { name: 'planner', config: {} }, seed: 4 });
+
+describe('the page run library', () => {
+  it('runs a record and stores its trace as it goes; a run whose page went away is marked interrupted and resumes to the same trace; a run live in another tab is left alone', async () => {
+    const name = `lib-${Math.random()}`;
+    const full = toJsonl((await runWith(miniScenario(), 'planner', { seed: 4 })).events);
+
+    const lib = new RunLibrary({ store: new RunStore(name), tracers: bktPool(), leases: leases('tab-1') });
+    await lib.init();
+    const live = lib.start(record());
+    expect(lib.isLiveHere(live.key)).toBe(true);
+    const done = await live.done;
+    expect([done.status, done.error, live.error]).toEqual(['done', null, null]);
+    expect(live.progressText).toBe('Done');
+    expect(await lib.store.exportJsonl(done.key)).toBe(full);
+
+    // A page that died mid-run left a "running" record and part of its events.
+    const events = await lib.store.getEvents(done.key);
+    const dead = { ...done, key: 'dead@1', status: 'running' as const, events: 300, report: null, endReason: null };
+    await lib.store.putRun(dead);
+    await lib.store.appendEvents(dead.key, events.slice(0, 300));
+    // Another tab's live run (its heartbeat is fresh) must not be touched.
+    const other = { ...dead, key: 'other@1' };
+    await lib.store.putRun(other);
+    await lib.store.appendEvents(other.key, events.slice(0, 300));
+    storage.setItem('educlaw-lab.run:other@1', JSON.stringify({ owner: 'tab-2', at: Date.now() }));
+
+    const lib2 = new RunLibrary({ store: new RunStore(name), tracers: bktPool(), leases: leases('tab-3') });
+    await lib2.init();
+    const byKey = (k: string) => lib2.runs.find((r) => r.key === k)!;
+    expect(byKey('dead@1').status).toBe('interrupted');
+    expect(byKey('other@1').status).toBe('running');
+    expect(lib2.canResume(byKey('dead@1'))).toBe(true);
+    expect(lib2.canResume(byKey('other@1'))).toBe(false);
+    await expect(lib2.resume('other@1')).rejects.toMatchObject({ code: 'LEASE_TAKEN' });
+    expect((await lib2.store.getRun('other@1'))!.status).toBe('running');
+
+    const resumed = await (await lib2.resume('dead@1')).done;
+    expect(resumed.status).toBe('done');
+    expect(lib2.live.get('dead@1')!.replayed).toBe(300);
+    expect(await lib2.store.exportJsonl('dead@1')).toBe(full);
+    // A complete run is not resumed.
+    await expect(lib2.resume('dead@1')).rejects.toThrow(/complete/);
+  });
+});
