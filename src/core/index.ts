@@ -9,7 +9,7 @@ export * from './trace/index';
 export * from './scoring/index';
 export * from './tutors/index';
 export * from './llm/index';
-export { TUTORS, tutorEntry } from './registry';
+export { TUTORS, AUTOMATED_TUTORS, tutorEntry } from './registry';
 export * from './engine/index';
 export { SimulatedLearner, type SimulatedLearnerOptions } from './learner/simulated';
 export { BktTracer, type BktParamsFile } from './learner/kt/bkt';

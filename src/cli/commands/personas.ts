@@ -2,7 +2,7 @@ import { Option, type Command } from 'commander';
 import { availableParallelism } from 'node:os';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { TUTORS, abilityTableMarkdown, libraryEntries, parseSeedList, personaParameterMarkdown, personaDescriptionsMarkdown, personaTableMarkdown, scheduleTablesMarkdown, type AbilityLevel, type RunSummary } from '../../core/index';
+import { AUTOMATED_TUTORS, abilityTableMarkdown, libraryEntries, parseSeedList, personaParameterMarkdown, personaDescriptionsMarkdown, personaTableMarkdown, scheduleTablesMarkdown, type AbilityLevel, type RunSummary } from '../../core/index';
 import { ROOT } from '../../adapters/node/files';
 import { runNodeSweep } from '../../adapters/node/sweep/run-sweep';
 import { progressBar } from '../progress';
@@ -22,7 +22,7 @@ export function registerPersonas(program: Command): void {
   program
     .command('personas')
     .description('Measure how the built-in personas behave: run the 55 library scenarios and print the persona table (help requests, active minutes, give-ups, pre-tutor probe accuracy) and the ability-level table.')
-    .addOption(new Option('--tutor <name>', 'tutor for the behaviour runs').choices([...TUTORS.keys()]).default('withholder'))
+    .addOption(new Option('--tutor <name>', 'tutor for the behaviour runs').choices([...AUTOMATED_TUTORS]).default('withholder'))
     .option('--seeds <list>', 'seeds for the 30-day behaviour runs (55 scenarios each)', '1-5')
     .option('--ability-seeds <list>', 'seeds for the ability table (day-0 probe of the 11 personas at each level)', '1-30')
     .option('--jobs <n>', 'worker threads (default: the number of CPUs)', int('--jobs'))

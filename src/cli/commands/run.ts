@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import { TUTORS, executeRun, formatAxisTable, recordFromTrace, runRecord, scoreTrace, type RunRecord, type RunResult, type TraceEvent } from '../../core/index';
+import { AUTOMATED_TUTORS, executeRun, formatAxisTable, recordFromTrace, runRecord, scoreTrace, type RunRecord, type RunResult, type TraceEvent } from '../../core/index';
 import { DEFAULT_SCENARIO_PATH, loadScenarioFile } from '../../adapters/node/files';
 import { nodeRunEnv } from '../../adapters/node/run-env';
 import { TraceAppender, resumeFile } from '../../adapters/node/trace-file';
@@ -24,7 +24,7 @@ export function registerRun(program: Command): void {
     .usage('--tutor <name> --out <trace.jsonl> [options]\n       educlaw run --resume <trace.jsonl> [--llm-config <file>] [--quiet]')
     .description('Run one tutor on one scenario, writing the trace as JSONL while it runs; or resume an interrupted run from its trace.\n\nCtrl-C (or SIGTERM, SIGHUP) stops a run cleanly: the trace ends with run_end "aborted" and --resume continues it. A run killed outright (its last line cut short) resumes too. The resumed trace is byte for byte the one an uninterrupted run writes.')
     .option('--scenario <file>', 'scenario YAML (default: the built-in scenarios/default.yaml)')
-    .addOption(new Option('--tutor <name>', 'tutor; required unless --resume').choices([...TUTORS.keys()]))
+    .addOption(new Option('--tutor <name>', 'tutor; required unless --resume').choices([...AUTOMATED_TUTORS]))
     .option('--seed <n>', "seed (default: the scenario's)", int('--seed'))
     .option('--tracer <name>', "knowledge tracer (default: the scenario's)")
     .option('--horizon <days>', "days to run (default: the scenario's)", int('--horizon'))

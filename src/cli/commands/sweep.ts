@@ -1,7 +1,7 @@
 import { Option, type Command } from 'commander';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
-import { TUTORS, formatSweepSummary, parseSeedList, type AbilityLevel } from '../../core/index';
+import { AUTOMATED_TUTORS, formatSweepSummary, parseSeedList, type AbilityLevel } from '../../core/index';
 import { expandScenarioPaths } from '../../adapters/node/scenario-paths';
 import { runNodeSweep } from '../../adapters/node/sweep/run-sweep';
 import { progressBar } from '../progress';
@@ -27,7 +27,7 @@ export function registerSweep(program: Command): void {
     .command('sweep')
     .description('Run one tutor over every scenario × seed in parallel worker threads; write one trace per run (appended as it runs) and a summary (per scenario and overall, mean and 95% interval over seeds).\n\nCtrl-C (or SIGTERM, SIGHUP) stops the sweep: runs in flight keep their partial traces, and the same command with --resume continues it. The exit code is 3 when any run failed or did not reach its horizon.')
     .requiredOption('--scenarios <paths...>', 'scenario files, directories, or patterns like "scenarios/*--after-school.yaml"')
-    .addOption(new Option('--tutor <name>', 'tutor').choices([...TUTORS.keys()]).makeOptionMandatory())
+    .addOption(new Option('--tutor <name>', 'tutor').choices([...AUTOMATED_TUTORS]).makeOptionMandatory())
     .option('--seeds <list>', "seeds, e.g. 42 or 1,2,3 or 1-5 (default: each scenario's own seed)")
     .option('--jobs <n>', 'worker threads (default: the number of CPUs)', int('--jobs'))
     .requiredOption('--out <dir>', 'output directory: traces/<runId>.jsonl, summary.txt, summary.json, timing.json')

@@ -7,3 +7,4 @@ export { RunStop } from './stop';
 export { executeRun, openRun, driveTutor, tutorEntryIn, type RunEnv, type RunOptions, type OpenRun, type LlmRef } from './execute';
 export { resumePoint, ReplayLlm, replayRecordedTurns } from './replay';
 export type { LearnerAgent, LearnerIo, LearnerMoment, LogoutWhy, ProbeResult, Submission } from './learner-port';
+export { PlayDriver, PLAY_WAKE_ON, SKIP_REASON, SILENT_REASON, digest, type DigestLine } from './play';

@@ -8,7 +8,7 @@
  * turns that into a client.
  */
 import { z } from 'zod';
-import { ScenarioSchema, type Scenario } from '../scenario/schema';
+import { ScenarioSchema, WAKE_EVENTS, type Scenario } from '../scenario/schema';
 import type { RunStartEvent, TraceEvent } from '../trace/types';
 import { SimError } from '../errors';
 
@@ -37,6 +37,8 @@ export const RunRecordSchema = z
     seed: z.number().int().min(0).max(2 ** 32 - 1).optional(),
     /** Overrides the scenario's horizon (probe days past it are dropped). */
     horizonDays: z.number().int().min(1).max(60).optional(),
+    /** Overrides the events that wake the tutor (the Play view's wake rule; docs/play.md). */
+    wakeOn: z.array(z.enum(WAKE_EVENTS)).min(1).optional(),
     voice: VoiceSpecSchema.default({ kind: 'templates' }),
   })
   .strict();
@@ -57,7 +59,7 @@ export function runIdFor(scenarioId: string, tutor: string, seed: number): strin
 /** The scenario the run actually uses (the one its run_start records): the record's overrides applied. */
 export function effectiveScenario(rec: RunRecord): Scenario {
   const s = rec.scenario;
-  const over = rec.tracer !== undefined || rec.ability !== undefined || rec.seed !== undefined || rec.horizonDays !== undefined;
+  const over = rec.tracer !== undefined || rec.ability !== undefined || rec.seed !== undefined || rec.horizonDays !== undefined || rec.wakeOn !== undefined;
   if (!over) return s;
   const out: Scenario = { ...s, learner: { ...s.learner } };
   if (rec.tracer !== undefined) out.learner.tracer = rec.tracer;
@@ -68,6 +70,7 @@ export function effectiveScenario(rec: RunRecord): Scenario {
     out.horizonDays = h;
     if (Array.isArray(s.probes.days)) out.probes = { ...s.probes, days: s.probes.days.filter((d) => d <= h) };
   }
+  if (rec.wakeOn !== undefined) out.tutor = { ...s.tutor, wakeOn: WAKE_EVENTS.filter((w) => rec.wakeOn!.includes(w)) };
   return out;
 }
 

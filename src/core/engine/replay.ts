@@ -82,17 +82,20 @@ export class ReplayLlm implements LlmClient {
 
 /**
  * Drives a session through the turns a stored trace recorded by re-issuing each turn's recorded
- * tool calls (for tutors whose decisions cannot be recomputed, e.g. a person's). Returns the first
+ * tool calls and instructor's-view switches (for tutors whose decisions cannot be recomputed, e.g. a person's). Returns the first
  * turn the trace does not finish, with its recorded calls already applied and still open, or null
  * when the run ended. The recorder checks every replayed call's result against the trace.
  */
 export async function replayRecordedTurns(session: Session, prefix: readonly TraceEvent[]): Promise<Turn | null> {
-  const calls = new Map<number, EventOf<'tool_call'>[]>();
+  /** What the person did in each turn, in order: tool calls and instructor's-view switches. */
+  const acts = new Map<number, TraceEvent[]>();
   const ended = new Set<number>();
   let last = 0;
+  const add = (turn: number, e: TraceEvent) => acts.set(turn, [...(acts.get(turn) ?? []), e]);
   for (const e of prefix) {
     if (e.type === 'wake') last = Math.max(last, e.turn);
-    if (e.type === 'tool_call') calls.set(e.turn, [...(calls.get(e.turn) ?? []), e]);
+    if (e.type === 'tool_call') add(e.turn, e);
+    if (e.type === 'lms_event' && e.kind === 'instructor_view' && typeof e.detail?.turn === 'number') add(e.detail.turn, e);
     if (e.type === 'turn_end') ended.add(e.turn);
   }
   for (;;) {
@@ -100,7 +103,10 @@ export async function replayRecordedTurns(session: Session, prefix: readonly Tra
     if (!turn) return null;
     const no = turn.wake.turn;
     if (no > last) return turn;
-    for (const c of calls.get(no) ?? []) turn.tools.call(c.tool, c.args);
+    for (const a of acts.get(no) ?? []) {
+      if (a.type === 'tool_call') turn.tools.call(a.tool, a.args);
+      else if (a.type === 'lms_event') turn.recordInstructorView(a.detail?.on === true);
+    }
     if (!ended.has(no)) return turn;
     turn.end();
   }

@@ -116,6 +116,15 @@ export class Turn implements TutorContext {
     return result;
   }
 
+  /**
+   * A person switched the instructor's view (the learner's hidden state) on or off during this
+   * turn: recorded, so a played run says what its tutor could see. Not a tool call.
+   */
+  recordInstructorView(on: boolean): void {
+    if (!this.#open) throw new SimError('TURN_CLOSED', `turn ${this.wake.turn} is over`);
+    this.#world.emit({ type: 'lms_event', t: this.#world.now, kind: 'instructor_view', day: this.wake.day, detail: { on, turn: this.wake.turn } });
+  }
+
   /** Successful actions this turn (for turn_end). */
   get actions(): number {
     return this.#actions;

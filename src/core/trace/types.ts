@@ -27,7 +27,8 @@ export interface TutorSpec {
   config: Record<string, unknown>;
 }
 
-export type LmsEventKind = 'day_start' | 'homework_posted' | 'login' | 'logout' | 'assignment_due' | 'assignment_missed' | 'assignment_completed' | 'end_of_day' | 'give_up';
+/** `instructor_view`: a person playing the tutor switched the instructor's view (hidden state) on or off, in turn `detail.turn`. */
+export type LmsEventKind = 'day_start' | 'homework_posted' | 'login' | 'logout' | 'assignment_due' | 'assignment_missed' | 'assignment_completed' | 'end_of_day' | 'give_up' | 'instructor_view';
 
 interface Base {
   seq: number;

@@ -14,6 +14,9 @@ import pLimit from 'p-limit';
 import {
   errorMessage,
   executeRun,
+  openRun,
+  PlayDriver,
+  TUTORS,
   judgeTrace,
   loadPersonaSeeds,
   recordFromTrace,
@@ -34,6 +37,10 @@ import {
   type SweepJob,
   type SweepSummary,
   type TraceEvent,
+  type ToolResult,
+  type Turn,
+  type TurnStatus,
+  type RunOptions,
 } from '../../core/index';
 import { RunStore, type StoredRun } from '../../adapters/browser/run-store';
 import { TracerPool, type PooledTracer } from '../../adapters/browser/tracer-pool';
@@ -101,6 +108,88 @@ export class LiveRun {
   }
 }
 
+/**
+ * A run a person plays (the Play view): the live run plus the turn the person holds. Every action
+ * goes through the turn's tool box (the same rules and errors as an agent's calls); ending the
+ * turn, staying silent or skipping lets the world move. The world's events arrive through the
+ * run's `see`; `version` changes with each, so views re-read the session.
+ */
+export class PlayRun extends LiveRun {
+  turn = $state.raw<Turn | null>(null);
+  status = $state.raw<TurnStatus | null>(null);
+  /** The world is moving (between two of the person's turns). */
+  moving = $state(false);
+  instructorView = $state(false);
+  /** Result of the last call of each tool in this turn (read panels and form messages). */
+  results = $state.raw<Record<string, ToolResult>>({});
+  version = $state(0);
+  #driver = $state.raw<PlayDriver | null>(null);
+  #ended!: () => void;
+  readonly ended = new Promise<void>((r) => (this.#ended = r));
+  /** Why the session could not go on (e.g. a resumed run that does not replay its stored trace). */
+  failure: unknown = null;
+
+  get driver(): PlayDriver | null {
+    return this.#driver;
+  }
+
+  override see(e: TraceEvent): void {
+    super.see(e);
+    this.version++;
+  }
+
+  /** The driver's session is ready: take the first turn. */
+  async attach(driver: PlayDriver, replay: readonly TraceEvent[] | null): Promise<void> {
+    this.#driver = driver;
+    await this.#move(() => driver.start(replay));
+  }
+
+  async #move(step: () => Promise<Turn | null>): Promise<void> {
+    this.moving = true;
+    this.turn = null;
+    this.results = {};
+    try {
+      const t = await step();
+      this.turn = t;
+      this.status = t ? t.status : null;
+      if (t) this.progressText = `Day ${t.wake.day} of ${this.horizon}: your turn`;
+    } catch (e) {
+      this.failure = e;
+    } finally {
+      this.moving = false;
+      if (this.failure || this.#driver?.ended) this.#ended();
+    }
+  }
+
+  /** One tool call in the open turn, checked by the turn rules; its result is kept for the form that made it. */
+  call(name: string, args: unknown): ToolResult {
+    const t = this.turn;
+    if (!t) return { ok: false, error: { code: 'ILLEGAL', message: 'no turn is open: wait for the learner' } };
+    const r = t.tools.call(name, args);
+    this.results = { ...this.results, [name]: r };
+    this.status = t.status;
+    return r;
+  }
+
+  setInstructorView(on: boolean): void {
+    const t = this.turn;
+    if (!t || on === this.instructorView) return;
+    t.recordInstructorView(on);
+    this.instructorView = on;
+  }
+
+  endTurn = () => this.#move(() => this.#driver!.endTurn());
+  staySilent = () => this.#move(() => this.#driver!.staySilent());
+  skipToDay = (day: number) => this.#move(() => this.#driver!.skipToDay(day));
+  finish = () => this.#move(async () => (await this.#driver!.finish(), null));
+
+  /** Cancels the run: an open turn is failed, so the session stops (reason aborted). */
+  stop(): void {
+    this.abort.abort();
+    if (this.#driver?.turn) void this.#move(() => this.#driver!.stop(new Error('the run was cancelled')));
+  }
+}
+
 /** A page sweep: one tutor over scenarios × seeds, a few runs at a time. */
 export class LiveSweep {
   readonly id: string;
@@ -137,6 +226,8 @@ export class RunLibrary {
   readonly live = new SvelteMap<string, LiveRun>();
   /** The page sweep in progress (or the last one, finished). */
   sweep = $state<LiveSweep | null>(null);
+  /** The run the person plays (Play view), while it is open in this tab. */
+  play = $state<PlayRun | null>(null);
   /** Why the library could not be opened or listed (shown by every view). */
   error = $state<string | null>(null);
   ready = $state(false);
@@ -232,6 +323,12 @@ export class RunLibrary {
     return this.#execute(rec, record, null);
   }
 
+  /** Starts a run a person plays (a tutor that needs "human"): the turns come to the Play view. */
+  startPlay(record: RunRecord): PlayRun {
+    if (this.play?.active) throw new Error('a played run is already open in this tab: finish or stop it first');
+    return this.start(record) as PlayRun;
+  }
+
   /** Resumes an interrupted run from its stored trace (refused, with the reason, when it cannot be). */
   async resume(key: string): Promise<LiveRun> {
     const rec = await this.store.getRun(key);
@@ -245,9 +342,18 @@ export class RunLibrary {
     return this.#execute({ ...rec, status: 'running', endReason: null, error: null, record }, record, stored);
   }
 
+  /** True for runs whose tutor is played by a person (they resume in the Play view). */
+  isPlayed(r: StoredRun): boolean {
+    const name = r.record?.tutor.name ?? r.runId.split('__')[1];
+    return TUTORS.get(name ?? '')?.needs.includes('human') ?? false;
+  }
+
   #execute(rec: StoredRun, record: RunRecord, stored: readonly TraceEvent[] | null): LiveRun {
-    const live = new LiveRun(rec.key, effectiveScenario(record).horizonDays);
+    const played = TUTORS.get(record.tutor.name)?.needs.includes('human') ?? false;
+    if (played && this.play?.active) throw new Error('a played run is already open in this tab: finish or stop it first');
+    const live = played ? new PlayRun(rec.key, effectiveScenario(record).horizonDays) : new LiveRun(rec.key, effectiveScenario(record).horizonDays);
     this.live.set(rec.key, live);
+    if (live instanceof PlayRun) this.play = live;
     const held: PooledTracer[] = [];
     const run = async (): Promise<StoredRun> => {
       let keep = 0;
@@ -276,7 +382,8 @@ export class RunLibrary {
       let res: RunResult | null = null;
       let seen = 0;
       try {
-        res = await executeRun(record, this.#env(settings, live, held), {
+        const drive = live instanceof PlayRun ? playDriver(live) : executeRun;
+        res = await drive(record, this.#env(settings, live, held), {
           signal: live.abort.signal,
           ...(stored ? { resume: stored } : {}),
           onEvent: (e, replayed) => {
@@ -291,7 +398,9 @@ export class RunLibrary {
               return;
             }
             buffer.push(e);
-            if (buffer.length >= FLUSH_EVERY || (e.type === 'lms_event' && e.kind === 'day_start')) flush();
+            // A person's turn may stay open for minutes: what they did so far is stored at once.
+            const personal = live instanceof PlayRun && (e.type === 'wake' || e.type === 'tool_call' || e.type === 'turn_end' || (e.type === 'lms_event' && e.kind === 'instructor_view'));
+            if (personal || buffer.length >= FLUSH_EVERY || (e.type === 'lms_event' && e.kind === 'day_start')) flush();
           },
         });
         flush();
@@ -352,7 +461,9 @@ export class RunLibrary {
   }
 
   cancel(key: string): void {
-    this.live.get(key)?.abort.abort();
+    const l = this.live.get(key);
+    if (l instanceof PlayRun) l.stop();
+    else l?.abort.abort();
   }
 
   async remove(key: string): Promise<void> {
@@ -452,4 +563,15 @@ export class RunLibrary {
   cancelSweep(): void {
     this.sweep?.abort.abort();
   }
+}
+
+/** Runs a played run: the person holds its turns through the PlayRun until the run ends. */
+function playDriver(live: PlayRun) {
+  return async (record: RunRecord, env: RunEnv, opts: RunOptions): Promise<RunResult> => {
+    const run = await openRun(record, env, opts);
+    await live.attach(new PlayDriver(run.session), run.replay);
+    await live.ended;
+    if (live.failure) throw live.failure;
+    return run.session.result();
+  };
 }
