@@ -1,23 +1,24 @@
 import { test, expect } from '@playwright/test';
 import { cliTrace, exportedTrace } from './traces';
 
-test('a run and a sweep keep going, and keep reporting, while the user visits every other tab', async ({ page }) => {
+test('a run and a benchmark keep going, and keep reporting, while the user visits every other tab', async ({ page }) => {
   await page.goto('/');
   await page.getByLabel('Tutor', { exact: true }).selectOption('withholder');
   await page.getByLabel('Seed', { exact: true }).fill('11');
   await page.getByRole('button', { name: 'Start run' }).click();
   await expect(page.getByTestId('progress-text')).toHaveText(/Day \d+ of 30/, { timeout: 60_000 });
 
-  await page.getByRole('link', { name: 'Sweep' }).click();
-  await page.getByLabel('Tutor', { exact: true }).selectOption('answer-giver');
+  await page.getByRole('link', { name: 'Benchmark' }).click();
+  await page.getByRole('checkbox', { name: /withholder/ }).uncheck();
+  await page.getByRole('checkbox', { name: /answer-giver/ }).check();
   await page.getByLabel('Seeds', { exact: true }).fill('3');
   await page.getByLabel('gamer × homework-only').check();
   await page.getByLabel('steady-worker × self-directed').check();
-  await page.getByRole('button', { name: 'Start sweep (2 runs)' }).click();
-  await expect(page.getByTestId('sweep-progress')).toHaveText(/of 2 runs/);
+  await page.getByRole('button', { name: 'Start benchmark (2 runs)' }).click();
+  await expect(page.getByTestId('bench-progress')).toHaveText(/of 2 runs/);
 
   // Every other view, and back: nothing is lost or marked interrupted.
-  for (const tab of ['Items', 'Calibration', 'LLM settings', 'Lab', 'Sweep', 'Lab']) {
+  for (const tab of ['Play', 'Items', 'Calibration', 'LLM settings', 'Lab', 'Benchmark', 'Lab']) {
     await page.getByRole('link', { name: tab, exact: true }).click();
     await expect(page.getByRole('link', { name: tab, exact: true })).toHaveAttribute('aria-current', 'page');
   }
@@ -26,11 +27,11 @@ test('a run and a sweep keep going, and keep reporting, while the user visits ev
   const progress = page.getByTestId('progress-text');
   const before = await progress.textContent();
   await expect(progress).not.toHaveText(before ?? '', { timeout: 60_000 });
-  await page.getByRole('link', { name: 'Sweep', exact: true }).click();
-  await expect(page.getByTestId('sweep-progress')).toHaveText(/of 2 runs|Done: 2 runs/);
+  await page.getByRole('link', { name: 'Benchmark', exact: true }).click();
+  await expect(page.getByTestId('bench-progress')).toHaveText(/of 2 runs|Done: 2 runs/);
 
   // Then both finish with their results.
-  await expect(page.getByTestId('sweep-progress')).toHaveText('Done: 2 runs', { timeout: 180_000 });
+  await expect(page.getByTestId('bench-progress')).toHaveText('Done: 2 runs', { timeout: 180_000 });
   const summary = page.getByRole('table', { name: 'Sweep summary' });
   await expect(summary.locator('tbody tr')).toHaveCount(2);
   // The answer-giver leaks to these learners; the summary says so.

@@ -22,3 +22,4 @@ export * from './stats/index';
 export { LlmVoice, gradeReply, VOICE_PROMPT_VERSION, type VoiceGrade } from './learner/llm-voice';
 export * from './judges/index';
 export * from './sweep/index';
+export * from './benchmark/index';

@@ -4,12 +4,12 @@
  * traces migrated (core migrateTrace), so an old or damaged database gives a clear error.
  */
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
-import { migrateTrace, parseJsonl, toJsonl, type RunRecord, type RunSummary, type ScoreReport, type TraceEvent, type TerminationReason } from '../../core/index';
+import { migrateTrace, parseJsonl, toJsonl, type BenchmarkSpec, type RunRecord, type RunSummary, type ScoreReport, type TraceEvent, type TerminationReason } from '../../core/index';
 
 // DO NOT CHANGE THESE WITHOUT ADDING A MIGRATION IN `upgrade` BELOW: doing so would lose users' runs.
 export const DB_NAME = 'educlaw-lab';
-export const DB_VERSION = 1;
-export const STORES = { runs: 'runs', events: 'events' } as const;
+export const DB_VERSION = 2;
+export const STORES = { runs: 'runs', events: 'events', benchmarks: 'benchmarks' } as const;
 
 /**
  * running: live in some tab of this browser (see run-lease.ts); interrupted: its page went away
@@ -35,16 +35,49 @@ export interface StoredRun {
   events: number;
   report: ScoreReport | null;
   error: string | null;
-  /** Set for runs made by a page sweep: which sweep, and the run's sweep summary (src/core/sweep; null until the run has ended). */
-  sweep?: { id: string; label: string; run: RunSummary | null };
+  /** Set for runs of a benchmark: which one, the job's index in it, and the run's summary (src/core/sweep; null until the run has ended). */
+  benchmark?: { id: string; name: string; index: number; run: RunSummary | null };
   /** The run record (absent for imported runs and runs stored before records existed: their trace's run_start gives it back). */
   record?: RunRecord;
+}
+
+export type BenchmarkStatus = 'running' | 'paused' | 'done' | 'cancelled';
+
+/** One job of a stored benchmark: its run record and, once started, the storage key of its run. */
+export interface BenchmarkJobEntry {
+  index: number;
+  runId: string;
+  tutor: string;
+  voice: string;
+  /** Null only for benchmarks carried over from a version-1 page sweep whose run stored no record. */
+  record: RunRecord | null;
+  key: string | null;
+}
+
+/** A benchmark as a named object (database version 2): what it runs, its jobs and where each job's run is. */
+export interface StoredBenchmark {
+  id: string;
+  name: string;
+  createdAt: number;
+  /** Null for a benchmark carried over from a version-1 page sweep. */
+  spec: BenchmarkSpec | null;
+  jobs: BenchmarkJobEntry[];
+  /** running: some tab runs it (or ran it until its page went away: it is then resumed, see the run library). */
+  status: BenchmarkStatus;
+  /** Runs at once: built-in tutors with the template voice (CPU-bound), and runs that wait on a model. */
+  parallel: number;
+  llmParallel: number;
+  error: string | null;
 }
 
 interface LabDb extends DBSchema {
   runs: { key: string; value: StoredRun; indexes: { createdAt: number } };
   events: { key: [string, number]; value: { key: string; seq: number; event: TraceEvent } };
+  benchmarks: { key: string; value: StoredBenchmark; indexes: { createdAt: number } };
 }
+
+/** A version-1 stored run (page sweeps tagged their runs with `sweep`). */
+type RunV1 = Omit<StoredRun, 'benchmark'> & { sweep?: { id: string; label: string; run: RunSummary | null } };
 
 export class RunStore {
   #db: Promise<IDBPDatabase<LabDb>>;
@@ -52,15 +85,39 @@ export class RunStore {
 
   constructor(name = DB_NAME) {
     this.#db = openDB<LabDb>(name, DB_VERSION, {
-      upgrade(db, oldVersion) {
-        // Version 0 -> 1: first schema. Future versions add `if (oldVersion < 2) { ... }` steps.
+      async upgrade(db, oldVersion, _newVersion, tx) {
+        // Version 0 -> 1: first schema.
         if (oldVersion < 1) {
           const runs = db.createObjectStore(STORES.runs, { keyPath: 'key' });
           runs.createIndex('createdAt', 'createdAt');
           db.createObjectStore(STORES.events, { keyPath: ['key', 'seq'] });
         }
+        // Version 1 -> 2: benchmarks are named objects. Each page sweep of version 1 (runs tagged
+        // `sweep`) becomes a finished benchmark of those runs; the runs' tag becomes `benchmark`.
+        if (oldVersion < 2) {
+          const benches = db.createObjectStore(STORES.benchmarks, { keyPath: 'id' });
+          benches.createIndex('createdAt', 'createdAt');
+          if (oldVersion >= 1) await migrateSweeps(tx.objectStore(STORES.runs) as unknown as RunsStoreV1, tx.objectStore(STORES.benchmarks));
+        }
       },
     });
+  }
+
+  async putBenchmark(b: StoredBenchmark): Promise<void> {
+    await this.#track((await this.#db).put(STORES.benchmarks, b));
+  }
+
+  async getBenchmark(id: string): Promise<StoredBenchmark | undefined> {
+    return (await this.#db).get(STORES.benchmarks, id);
+  }
+
+  /** Newest first. */
+  async listBenchmarks(): Promise<StoredBenchmark[]> {
+    return (await (await this.#db).getAllFromIndex(STORES.benchmarks, 'createdAt')).reverse();
+  }
+
+  async deleteBenchmark(id: string): Promise<void> {
+    await this.#track((await this.#db).delete(STORES.benchmarks, id));
   }
 
   #track<T>(p: Promise<T>): Promise<T> {
@@ -156,10 +213,15 @@ export class RunStore {
    * Imports a JSONL trace (from the CLI or another browser). Throws a TraceParseError naming the
    * line of the first bad event; nothing is stored unless the whole file parses.
    */
-  async importJsonl(text: string, source: string, makeReport: (events: TraceEvent[]) => ScoreReport, now: number): Promise<StoredRun> {
+  async importJsonl(text: string, source: string, makeReport: (events: TraceEvent[]) => ScoreReport, now: number): Promise<StoredRun & { duplicate?: true }> {
     const { events, complete } = parseJsonl(text, source);
     const start = events[0]!;
     if (start.type !== 'run_start') throw new Error('unreachable: parseJsonl checks run_start');
+    // The same trace imported twice (or a run already made here) is not stored again.
+    const exported = toJsonl(events);
+    for (const r of await this.listRuns()) {
+      if (r.runId === start.runId && r.events === events.length && (await this.exportJsonl(r.key)) === exported) return { ...r, duplicate: true };
+    }
     const end = events.find((e) => e.type === 'run_end');
     const rec: StoredRun = {
       key: `${start.runId}@${now}`,
@@ -191,4 +253,24 @@ export class RunStore {
 export function restoreRun(r: StoredRun): StoredRun {
   if (typeof r.key !== 'string' || typeof r.runId !== 'string') throw new Error('stored run record is damaged (no key or run id)');
   return { ...r, report: r.report ?? null, error: r.error ?? null, endReason: r.endReason ?? null };
+}
+
+interface RunsStoreV1 {
+  getAll(): Promise<RunV1[]>;
+  put(r: StoredRun): Promise<unknown>;
+}
+
+async function migrateSweeps(runs: RunsStoreV1, benches: { put(b: StoredBenchmark): Promise<unknown> }): Promise<void> {
+  const bySweep = new Map<string, RunV1[]>();
+  for (const r of await runs.getAll()) if (r.sweep) bySweep.set(r.sweep.id, [...(bySweep.get(r.sweep.id) ?? []), r]);
+  for (const [id, rs] of bySweep) {
+    rs.sort((a, b) => a.scenarioId.localeCompare(b.scenarioId) || a.seed - b.seed || a.createdAt - b.createdAt);
+    const name = rs[0]!.sweep!.label;
+    const jobs: BenchmarkJobEntry[] = rs.map((r, index) => ({ index, runId: r.runId, tutor: r.tutor, voice: r.record ? (r.record.voice.kind === 'templates' ? 'templates' : `llm:${r.record.voice.provider}/${r.record.voice.model}`) : 'templates', record: r.record ?? null, key: r.key }));
+    await benches.put({ id, name, createdAt: Math.min(...rs.map((r) => r.createdAt)), spec: null, jobs, status: 'done', parallel: 1, llmParallel: 1, error: null });
+    for (const [index, r] of rs.entries()) {
+      const { sweep, ...rest } = r;
+      await runs.put({ ...rest, benchmark: { id, name, index, run: sweep!.run } });
+    }
+  }
 }

@@ -1,31 +1,30 @@
 /**
  * The page's state, one instance for the whole app (App.svelte creates it and provides it through
- * Svelte context): the run library and the forms of the Lab, Sweep and Play views. Views read it with
+ * Svelte context): the run library and the forms of the Lab, Benchmark and Play views. Views read it with
  * `useApp()` and never own run state themselves, so switching tabs loses nothing.
  */
 import { getContext, setContext } from 'svelte';
 import { RunLibrary } from './library.svelte';
 import { Lab } from './lab.svelte';
-import { SweepState } from './sweep.svelte';
+import { BenchmarkState } from './benchmark.svelte';
 import { PlayState } from './play.svelte';
 
 export class AppState {
   readonly library: RunLibrary;
   readonly lab: Lab;
-  readonly sweep: SweepState;
+  readonly benchmark: BenchmarkState;
   readonly play: PlayState;
 
   constructor(library = new RunLibrary()) {
     this.library = library;
     this.lab = new Lab(library);
-    this.sweep = new SweepState(library);
+    this.benchmark = new BenchmarkState(library);
     this.play = new PlayState(library);
   }
 
   async init(): Promise<void> {
     await this.library.init();
     await this.lab.init();
-    this.sweep.init();
   }
 }
 

@@ -242,7 +242,7 @@ export class Lab {
     try {
       const rec = await this.library.importTrace(await file.text(), file.name);
       await this.select(rec.key);
-      this.notice = `Imported ${file.name} (${rec.events} events).`;
+      this.notice = rec.duplicate ? `${file.name} is already in the run library (the same trace, ${rec.events} events): nothing was added.` : `Imported ${file.name} (${rec.events} events).`;
     } catch (e) {
       this.error = `Could not import ${file.name}: ${errorMessage(e)}`;
     }

@@ -9,7 +9,7 @@
  * Across tabs of this browser, a live run holds a lease (run-lease.ts): a "running" record whose
  * lease nobody holds is marked interrupted; a run live in another tab is left alone.
  */
-import { SvelteMap } from 'svelte/reactivity';
+import { SvelteMap, SvelteSet } from 'svelte/reactivity';
 import pLimit from 'p-limit';
 import {
   errorMessage,
@@ -24,7 +24,7 @@ import {
   runIdOf,
   scoreTrace,
   summarizeRun,
-  summarizeSweep,
+  needsModel,
   tutorLabel,
   withVerdicts,
   PANEL_DEFAULTS,
@@ -34,15 +34,15 @@ import {
   type RunRecord,
   type RunResult,
   type RunSummary,
-  type SweepJob,
-  type SweepSummary,
+  type BenchmarkJob,
+  type BenchmarkSpec,
   type TraceEvent,
   type ToolResult,
   type Turn,
   type TurnStatus,
   type RunOptions,
 } from '../../core/index';
-import { RunStore, type StoredRun } from '../../adapters/browser/run-store';
+import { RunStore, type StoredBenchmark, type StoredRun } from '../../adapters/browser/run-store';
 import { TracerPool, type PooledTracer } from '../../adapters/browser/tracer-pool';
 import { LeaseTaken, browserLeases, type RunLeases } from '../../adapters/browser/run-lease';
 import { clientFor, loadSettings, type LlmSettingsData } from '../../adapters/browser/llm-settings';
@@ -190,32 +190,53 @@ export class PlayRun extends LiveRun {
   }
 }
 
-/** A page sweep: one tutor over scenarios × seeds, a few runs at a time. */
-export class LiveSweep {
-  readonly id: string;
-  readonly label: string;
-  readonly total: number;
-  running = $state(true);
-  done = $state(0);
-  runs = $state.raw<RunSummary[]>([]);
+/**
+ * A benchmark running in this tab (or the last one that ran here): its stored object, which of its
+ * runs are live now, and how far it got. Runs go through `start` / `resume` like any other, so each
+ * has its own progress (library.live) and survives a reload.
+ */
+export class LiveBenchmark {
+  bench = $state.raw<StoredBenchmark>(undefined as unknown as StoredBenchmark);
+  state = $state<'running' | 'stopping' | 'paused' | 'cancelled' | 'done'>('running');
+  /** Jobs whose run has ended (done or not). */
+  finished = $state(0);
+  failures = $state.raw<string[]>([]);
   progressText = $state('');
   error = $state<string | null>(null);
   notice = $state<string | null>(null);
-  summary: SweepSummary | null = $derived(this.runs.length ? summarizeSweep(this.runs) : null);
-  readonly abort = new AbortController();
-  /** Keys of this sweep's runs that are live now. */
-  readonly liveKeys = new Set<string>();
+  /** Storage keys of this benchmark's runs that are live now. */
+  readonly liveKeys = new SvelteSet<string>();
+  #stop: 'pause' | 'cancel' | null = null;
 
-  constructor(id: string, label: string, total: number) {
-    this.id = id;
-    this.label = label;
-    this.total = total;
-    this.progressText = `0 of ${total} runs`;
+  constructor(bench: StoredBenchmark) {
+    this.bench = bench;
+  }
+
+  get id(): string {
+    return this.bench.id;
+  }
+
+  get total(): number {
+    return this.bench.jobs.length;
+  }
+
+  get active(): boolean {
+    return this.state === 'running' || this.state === 'stopping';
+  }
+
+  get stopRequested(): 'pause' | 'cancel' | null {
+    return this.#stop;
+  }
+
+  requestStop(how: 'pause' | 'cancel'): void {
+    this.#stop = how;
+    if (this.state === 'running') this.state = 'stopping';
   }
 }
 
 export interface StartOptions {
-  sweep?: { id: string; label: string };
+  /** The run is a job of this benchmark. */
+  benchmark?: { id: string; name: string; index: number };
 }
 
 const channelName = 'educlaw-lab.runs';
@@ -224,8 +245,10 @@ export class RunLibrary {
   runs = $state.raw<StoredRun[]>([]);
   /** Runs started or resumed in this tab since it loaded, by storage key. */
   readonly live = new SvelteMap<string, LiveRun>();
-  /** The page sweep in progress (or the last one, finished). */
-  sweep = $state<LiveSweep | null>(null);
+  /** Stored benchmarks, newest first. */
+  benchmarks = $state.raw<StoredBenchmark[]>([]);
+  /** The benchmark running in this tab (or the last one that ran here). */
+  bench = $state<LiveBenchmark | null>(null);
   /** The run the person plays (Play view), while it is open in this tab. */
   play = $state<PlayRun | null>(null);
   /** Why the library could not be opened or listed (shown by every view). */
@@ -256,6 +279,13 @@ export class RunLibrary {
           await this.store.putRun({ ...now, status: 'interrupted', error: 'interrupted: the page was closed or reloaded during the run; the events recorded so far are kept, and Resume continues it' });
         });
       }
+      for (const b of (await this.store.listBenchmarks()).filter((x) => x.status === 'running')) {
+        await this.#leases.ifFree(`benchmark:${b.id}`, async () => {
+          const now = await this.store.getBenchmark(b.id);
+          if (now?.status !== 'running') return;
+          await this.store.putBenchmark({ ...now, status: 'paused', error: 'interrupted: the page was closed or reloaded while it ran; Resume continues it (finished runs are kept, partial ones resumed)' });
+        });
+      }
       await this.refresh();
       this.ready = true;
     } catch (e) {
@@ -265,6 +295,7 @@ export class RunLibrary {
 
   async refresh(): Promise<void> {
     this.runs = await this.store.listRuns();
+    this.benchmarks = await this.store.listBenchmarks();
   }
 
   #changed(): void {
@@ -318,7 +349,7 @@ export class RunLibrary {
       report: null,
       error: null,
       record,
-      ...(opts.sweep ? { sweep: { ...opts.sweep, run: null } } : {}),
+      ...(opts.benchmark ? { benchmark: { ...opts.benchmark, run: null } } : {}),
     };
     return this.#execute(rec, record, null);
   }
@@ -422,7 +453,7 @@ export class RunLibrary {
           rec.report = scoreTrace(res.events);
           rec.status = res.reason === 'horizon_reached' ? 'done' : 'failed';
           rec.error = res.reason === 'horizon_reached' ? null : `${res.reason}: ${res.message ?? ''}`;
-          if (rec.sweep) rec.sweep = { ...rec.sweep, run: summarizeRun(res.events, record.source) };
+          if (rec.benchmark) rec.benchmark = { ...rec.benchmark, run: summarizeRun(res.events, record.source) };
           live.progress = 1;
           live.state = res.reason === 'horizon_reached' ? 'done' : 'stopped';
           live.progressText = res.reason === 'horizon_reached' ? 'Done' : `Stopped: ${res.reason}`;
@@ -483,7 +514,7 @@ export class RunLibrary {
     return { filename: `${rec?.runId ?? 'run'}.jsonl`, text: await this.store.exportJsonl(key) };
   }
 
-  async importTrace(text: string, name: string): Promise<StoredRun> {
+  async importTrace(text: string, name: string): Promise<StoredRun & { duplicate?: true }> {
     const rec = await this.store.importJsonl(text, name, scoreTrace, Date.now());
     await this.refresh();
     this.#changed();
@@ -520,48 +551,109 @@ export class RunLibrary {
     };
   }
 
-  /** Starts a page sweep: its runs go through `start` (stored, tagged with the sweep), `parallel` at a time. */
-  startSweep(label: string, jobs: readonly SweepJob[], parallel: number): LiveSweep {
-    if (this.sweep?.running) throw new Error('a sweep is already running in this tab');
-    const sw = new LiveSweep(`sweep-${Date.now()}`, label, jobs.length);
-    this.sweep = sw;
-    const limit = pLimit(Math.max(1, parallel));
-    const results: (RunSummary | undefined)[] = new Array(jobs.length);
-    const failures: string[] = [];
-    const one = async (job: SweepJob) => {
-      if (sw.abort.signal.aborted) return;
-      const live = this.start(job.record, { sweep: { id: sw.id, label } });
-      sw.liveKeys.add(live.key);
-      const rec = await live.done;
-      sw.liveKeys.delete(live.key);
-      if (rec.sweep?.run) results[job.index] = rec.sweep.run;
-      if (rec.status !== 'done' && !sw.abort.signal.aborted) failures.push(`${job.runId}: ${rec.error ?? rec.endReason ?? rec.status}`);
-      sw.done++;
-      sw.runs = results.filter((r): r is RunSummary => r !== undefined);
-      sw.progressText = `${sw.done} of ${sw.total} runs`;
+  /** Creates a benchmark from its spec and planned jobs, stores it, and runs it. */
+  async startBenchmark(spec: BenchmarkSpec, jobs: readonly BenchmarkJob[], parallel: { cpu: number; llm: number }): Promise<LiveBenchmark> {
+    if (this.bench?.active) throw new Error('a benchmark is already running in this tab: pause or cancel it first');
+    const bench: StoredBenchmark = {
+      id: `bench-${Date.now()}-${Math.random().toString(36).slice(2, 6)}`,
+      name: spec.name,
+      createdAt: Date.now(),
+      spec,
+      jobs: jobs.map((j) => ({ index: j.index, runId: j.runId, tutor: j.tutor, voice: j.voice, record: j.record, key: null })),
+      status: 'running',
+      parallel: Math.max(1, parallel.cpu),
+      llmParallel: Math.max(1, parallel.llm),
+      error: null,
     };
-    sw.abort.signal.addEventListener('abort', () => {
-      for (const k of sw.liveKeys) this.cancel(k);
-    });
-    void Promise.all(jobs.map((j) => limit(() => one(j))))
-      .then(() => {
-        if (sw.abort.signal.aborted) sw.progressText = `Cancelled after ${sw.done} of ${sw.total} runs`;
-        else {
-          sw.progressText = `Done: ${sw.done} runs`;
-          if (!failures.length) sw.notice = `Sweep finished: ${sw.done} runs stored in the run library.`;
-        }
-        if (failures.length) sw.error = `${failures.length} run(s) did not reach the last day: ${failures.join('; ')}`;
-      })
-      .catch((e: unknown) => {
-        sw.error = `The sweep failed: ${errorMessage(e)}. Runs finished so far are kept.`;
-        sw.progressText = 'Failed';
-      })
-      .finally(() => (sw.running = false));
-    return sw;
+    await this.store.putBenchmark(bench);
+    this.benchmarks = [bench, ...this.benchmarks];
+    return this.#runBenchmark(bench);
   }
 
-  cancelSweep(): void {
-    this.sweep?.abort.abort();
+  /** Continues a paused, cancelled or interrupted benchmark: finished runs are kept, partial ones resumed, missing ones started. */
+  async resumeBenchmark(id: string): Promise<LiveBenchmark> {
+    if (this.bench?.active) throw new Error('a benchmark is already running in this tab: pause or cancel it first');
+    const bench = await this.store.getBenchmark(id);
+    if (!bench) throw new Error(`no stored benchmark ${id}`);
+    if (bench.status === 'running' && !(await this.#leases.ifFree(`benchmark:${id}`, async () => undefined))) throw new LeaseTaken(`benchmark ${bench.name}`);
+    return this.#runBenchmark({ ...bench, status: 'running', error: null });
+  }
+
+  pauseBenchmark(): void {
+    this.#stopBenchmark('pause');
+  }
+
+  cancelBenchmark(): void {
+    this.#stopBenchmark('cancel');
+  }
+
+  #stopBenchmark(how: 'pause' | 'cancel'): void {
+    const b = this.bench;
+    if (!b?.active) return;
+    b.requestStop(how);
+    for (const k of b.liveKeys) this.cancel(k);
+  }
+
+  async #runBenchmark(initial: StoredBenchmark): Promise<LiveBenchmark> {
+    const lb = new LiveBenchmark(initial);
+    this.bench = lb;
+    let bench = initial;
+    // Saves of the benchmark object go one after the other (each job adds its run's key).
+    let saving = Promise.resolve();
+    const save = (next: StoredBenchmark) => {
+      bench = next;
+      lb.bench = next;
+      this.benchmarks = [next, ...this.benchmarks.filter((b) => b.id !== next.id)];
+      saving = saving.then(() => this.store.putBenchmark(next)).catch((e: unknown) => void (lb.error = `Could not save the benchmark: ${errorMessage(e)}`));
+    };
+    const run = async () => {
+      save(bench);
+      this.#changed();
+      const cpu = pLimit(bench.parallel);
+      const llm = pLimit(bench.llmParallel);
+      const failures: string[] = [];
+      const count = () => {
+        lb.finished++;
+        lb.progressText = `${lb.finished} of ${lb.total} runs`;
+      };
+      const one = async (index: number) => {
+        if (lb.stopRequested) return;
+        const job = bench.jobs[index]!;
+        const existing = job.key ? this.runs.find((r) => r.key === job.key) : undefined;
+        if (existing?.status === 'done') return count();
+        if (!job.record) {
+          failures.push(`${job.runId}: no run record (carried over from an older page sweep)`);
+          return count();
+        }
+        let live: LiveRun;
+        if (existing && this.canResume(existing)) live = await this.resume(existing.key);
+        else {
+          live = this.start(job.record, { benchmark: { id: bench.id, name: bench.name, index } });
+          save({ ...bench, jobs: bench.jobs.map((j) => (j.index === index ? { ...j, key: live.key } : j)) });
+        }
+        lb.liveKeys.add(live.key);
+        const rec = await live.done;
+        lb.liveKeys.delete(live.key);
+        if (rec.status !== 'done' && !lb.stopRequested) failures.push(`${job.runId}: ${rec.error ?? rec.endReason ?? rec.status}`);
+        lb.failures = [...failures];
+        count();
+      };
+      lb.progressText = `0 of ${lb.total} runs`;
+      await Promise.all(bench.jobs.map((j) => (j.record && needsModel(j.record) ? llm : cpu)(() => one(j.index).catch((e: unknown) => void failures.push(`${j.runId}: ${errorMessage(e)}`)))));
+      const stop = lb.stopRequested;
+      lb.state = stop === 'pause' ? 'paused' : stop === 'cancel' ? 'cancelled' : 'done';
+      lb.progressText = stop ? `${stop === 'pause' ? 'Paused' : 'Cancelled'} after ${lb.finished} of ${lb.total} runs` : `Done: ${lb.total} runs`;
+      if (failures.length) lb.error = `${failures.length} run(s) did not reach the last day: ${failures.join('; ')}`;
+      else if (!stop) lb.notice = `Benchmark finished: ${lb.total} runs stored in the run library.`;
+      save({ ...bench, status: lb.state === 'done' ? 'done' : lb.state === 'paused' ? 'paused' : 'cancelled', error: lb.error });
+      await saving;
+      this.#changed();
+    };
+    void this.#leases.hold(`benchmark:${initial.id}`, run).catch((e: unknown) => {
+      lb.state = 'paused';
+      lb.error = errorMessage(e);
+    });
+    return lb;
   }
 }
 

@@ -1,0 +1,260 @@
+/**
+ * The Benchmark view's form (Svelte 5 runes): tutors (the built-in ones, and LLM tutors as
+ * provider × model × harness, several at once) × library scenarios (the persona × schedule grid,
+ * with ability, learner model and days) × student voices × seeds. It plans the run records (core
+ * planBenchmark) and hands them to the app's run library, which stores the benchmark as a named
+ * object and runs it in the background (library.svelte.ts). This object only builds specs, plans
+ * and estimates, so nothing is lost when the user switches tabs.
+ */
+import {
+  HARNESS_NAMES,
+  PERSONA_PRESET_NAMES,
+  SCHEDULE_PRESET_NAMES,
+  answerGiver,
+  benchmarkSpec,
+  errorMessage,
+  libraryScenarioId,
+  llmTutorConfig,
+  parseSeedList,
+  planBenchmark,
+  planner,
+  summarizeSweep,
+  tutorLabel,
+  withholder,
+  type BenchmarkSpec,
+  type RunSummary,
+  type Scenario,
+  type SweepSummary,
+  type VoiceSpec,
+} from '../../core/index';
+import { bundledLibraryFiles, loadBundledScenario } from '../../adapters/browser/library';
+import { loadSettings, type LlmSettingsData } from '../../adapters/browser/llm-settings';
+import type { StoredBenchmark } from '../../adapters/browser/run-store';
+import type { LiveBenchmark, RunLibrary } from './library.svelte';
+
+export interface LlmTutorRow {
+  provider: string;
+  model: string;
+  harnesses: string[];
+}
+
+/** What the stored runs say one run of a tutor costs (LLM tutors), from its finished runs in this browser. */
+export interface MeasuredCost {
+  runs: number;
+  calls: number;
+  tokensIn: number;
+  tokensOut: number;
+  /** US$ per run; null when no price is configured. */
+  cost: number | null;
+  /** Days per measured run (estimates scale by days). */
+  days: number;
+}
+
+const BUILT_IN = [answerGiver, withholder, planner];
+
+export class BenchmarkState {
+  readonly library: RunLibrary;
+  readonly personas = PERSONA_PRESET_NAMES;
+  readonly schedules = SCHEDULE_PRESET_NAMES;
+  readonly files = new Set(bundledLibraryFiles());
+  readonly builtIn = BUILT_IN.map((t) => ({ name: t.name, description: t.description }));
+  readonly harnessNames = HARNESS_NAMES;
+
+  name = $state('');
+  /** Built-in tutors chosen. */
+  tutors = $state.raw<string[]>(['withholder']);
+  llmTutors = $state.raw<LlmTutorRow[]>([]);
+  /** Selected scenario ids (persona--schedule). */
+  selected = $state.raw<string[]>([]);
+  ability = $state<'scenario' | 'low' | 'average' | 'high'>('scenario');
+  tracer = $state<'scenario' | 'akt' | 'bkt'>('scenario');
+  days = $state<number | null>(null);
+  voiceTemplates = $state(true);
+  voiceLlm = $state(false);
+  seedsText = $state('42');
+  parallel = $state(2);
+  llmParallel = $state(8);
+  settings = $state.raw<LlmSettingsData>(loadSettings().data);
+  /** Problems with the form (the running benchmark's own messages are on `live`). */
+  error = $state<string | null>(null);
+  /** A stored benchmark on show, when it is not the one this tab ran last. */
+  shownId = $state<string | null>(null);
+  live: LiveBenchmark | null = $derived.by(() => this.library.bench);
+  running = $derived(this.live?.active ?? false);
+  shown: StoredBenchmark | null = $derived.by(() => {
+    const id = this.shownId ?? this.live?.id ?? this.library.benchmarks[0]?.id ?? null;
+    if (id === this.live?.id) return this.live.bench;
+    return this.library.benchmarks.find((b) => b.id === id) ?? null;
+  });
+  /** Run summaries of the shown benchmark's finished runs, by tutor. */
+  summaries = $derived.by((): { tutor: string; runs: RunSummary[]; summary: SweepSummary }[] => {
+    const b = this.shown;
+    if (!b) return [];
+    const keys = new Set(b.jobs.map((j) => j.key).filter((k): k is string => k !== null));
+    const byTutor = new Map<string, RunSummary[]>();
+    for (const r of this.library.runs) {
+      if (!keys.has(r.key) || !r.benchmark?.run || r.status !== 'done') continue;
+      byTutor.set(r.benchmark.run.tutor, [...(byTutor.get(r.benchmark.run.tutor) ?? []), r.benchmark.run]);
+    }
+    return [...byTutor.entries()].map(([tutor, runs]) => ({ tutor, runs, summary: summarizeSweep(runs) }));
+  });
+  seedsError = $derived.by(() => {
+    try {
+      parseSeedList(this.seedsText);
+      return null;
+    } catch (e) {
+      return errorMessage(e);
+    }
+  });
+  /** Tutor configs the form describes (LLM rows expand to model × harness). */
+  tutorSpecs = $derived.by(() => [
+    ...this.tutors.map((name) => ({ name, config: {} as Record<string, unknown> })),
+    ...this.llmTutors.flatMap((row) => (row.provider && row.model.trim() ? row.harnesses.map((harness) => ({ name: 'llm', config: llmTutorConfig({ harness, model: row.model.trim(), provider: row.provider }) as Record<string, unknown> })) : [])),
+  ]);
+  voices = $derived.by((): VoiceSpec[] => [...(this.voiceTemplates ? [{ kind: 'templates' } as const] : []), ...(this.voiceLlm && this.settings.voice ? [{ kind: 'llm', provider: this.settings.voice.provider, model: this.settings.voice.model } as const] : [])]);
+  plannedRuns = $derived(this.seedsError ? 0 : this.tutorSpecs.length * this.selected.length * this.voices.length * parseSeedList(this.seedsText).length);
+
+  constructor(library: RunLibrary) {
+    this.library = library;
+    const cores = typeof navigator !== 'undefined' ? navigator.hardwareConcurrency || 2 : 2;
+    this.parallel = Math.max(1, Math.min(4, cores));
+  }
+
+  refreshSettings(): void {
+    this.settings = loadSettings().data;
+  }
+
+  available(persona: string, schedule: string): boolean {
+    return this.files.has(`${libraryScenarioId(persona, schedule)}.yaml`);
+  }
+
+  isSelected(persona: string, schedule: string): boolean {
+    return this.selected.includes(libraryScenarioId(persona, schedule));
+  }
+
+  toggle(persona: string, schedule: string, on?: boolean): void {
+    const id = libraryScenarioId(persona, schedule);
+    const has = this.selected.includes(id);
+    const want = on ?? !has;
+    if (want && !has && this.available(persona, schedule)) this.selected = [...this.selected, id];
+    else if (!want && has) this.selected = this.selected.filter((x) => x !== id);
+  }
+
+  /** Selects the whole row (persona) or column (schedule), or clears it when all of it is selected. */
+  toggleRow(persona: string): void {
+    const all = this.schedules.every((s) => !this.available(persona, s) || this.isSelected(persona, s));
+    for (const s of this.schedules) this.toggle(persona, s, !all);
+  }
+
+  toggleColumn(schedule: string): void {
+    const all = this.personas.every((p) => !this.available(p, schedule) || this.isSelected(p, schedule));
+    for (const p of this.personas) this.toggle(p, schedule, !all);
+  }
+
+  selectAll(on: boolean): void {
+    this.selected = on ? this.personas.flatMap((p) => this.schedules.filter((s) => this.available(p, s)).map((s) => libraryScenarioId(p, s))) : [];
+  }
+
+  toggleTutor(name: string, on: boolean): void {
+    this.tutors = on ? [...new Set([...this.tutors, name])] : this.tutors.filter((t) => t !== name);
+  }
+
+  addLlmTutor(): void {
+    this.refreshSettings();
+    this.llmTutors = [...this.llmTutors, { provider: this.settings.providers[0]?.name ?? '', model: '', harnesses: ['reactive'] }];
+  }
+
+  updateLlmTutor(i: number, patch: Partial<LlmTutorRow>): void {
+    this.llmTutors = this.llmTutors.map((r, k) => (k === i ? { ...r, ...patch } : r));
+  }
+
+  removeLlmTutor(i: number): void {
+    this.llmTutors = this.llmTutors.filter((_, k) => k !== i);
+  }
+
+  /** The spec the form describes. Throws with what to fix. */
+  spec(): BenchmarkSpec {
+    const seeds = parseSeedList(this.seedsText);
+    const ids = this.personas.flatMap((p) => this.schedules.map((s) => libraryScenarioId(p, s))).filter((id) => this.selected.includes(id));
+    if (ids.length === 0) throw new Error('choose at least one scenario');
+    if (this.tutorSpecs.length === 0) throw new Error('choose at least one tutor (an LLM tutor needs a provider, a model and a harness)');
+    if (this.voices.length === 0) throw new Error(this.voiceLlm && !this.settings.voice ? 'no LLM student voice is configured (LLM settings): choose the templates' : 'choose at least one student voice');
+    const labels = this.tutorSpecs.map((t) => tutorLabel(t));
+    const name = this.name.trim() || `${labels.join(' + ')} × ${ids.length} scenario${ids.length === 1 ? '' : 's'} × seed${seeds.length === 1 ? '' : 's'} ${this.seedsText.trim()}`;
+    return benchmarkSpec({
+      name: name.slice(0, 200),
+      tutors: this.tutorSpecs,
+      scenarios: ids,
+      voices: this.voices,
+      seeds,
+      ...(this.tracer !== 'scenario' ? { tracer: this.tracer } : {}),
+      ...(this.ability !== 'scenario' ? { ability: this.ability } : {}),
+      ...(this.days !== null ? { horizonDays: this.days } : {}),
+    });
+  }
+
+  /** Per LLM tutor label: what one run costs, measured on this browser's finished runs of that tutor (null: not measured yet). */
+  measured(label: string): MeasuredCost | null {
+    const rs = this.library.runs.filter((r) => r.status === 'done' && r.tutor === label && r.report?.details.llm);
+    if (rs.length === 0) return null;
+    let calls = 0;
+    let tin = 0;
+    let tout = 0;
+    let cost: number | null = 0;
+    let days = 0;
+    for (const r of rs) {
+      const u = r.report!.details.llm!;
+      const roles = [u.tutor, u.student];
+      calls += roles.reduce((a, x) => a + x.calls, 0);
+      tin += roles.reduce((a, x) => a + x.promptTokens, 0);
+      tout += roles.reduce((a, x) => a + x.completionTokens, 0);
+      const c = roles.every((x) => x.unpricedCalls === 0) ? roles.reduce((a, x) => a + (x.cost ?? 0), 0) : null;
+      cost = cost === null || c === null ? null : cost + c;
+      days += r.report!.dailySolveRate.length - 1;
+    }
+    const n = rs.length;
+    return { runs: n, calls: calls / n, tokensIn: tin / n, tokensOut: tout / n, cost: cost === null ? null : cost / n, days: days / n };
+  }
+
+  async start(): Promise<void> {
+    if (this.running) return;
+    this.error = null;
+    let spec: BenchmarkSpec;
+    try {
+      spec = this.spec();
+    } catch (e) {
+      this.error = `Cannot start: ${errorMessage(e)}`;
+      return;
+    }
+    try {
+      const loaded = new Map<string, { scenario: Scenario; source: string }>();
+      await Promise.all(spec.scenarios.map(async (id) => loaded.set(id, { scenario: await loadBundledScenario(`${id}.yaml`), source: `scenarios/${id}.yaml` })));
+      const jobs = planBenchmark(spec, loaded);
+      this.shownId = null;
+      await this.library.startBenchmark(spec, jobs, { cpu: this.parallel, llm: this.llmParallel });
+    } catch (e) {
+      this.error = `The benchmark could not start: ${errorMessage(e)}`;
+    }
+  }
+
+  async resume(id: string): Promise<void> {
+    this.error = null;
+    try {
+      this.shownId = null;
+      await this.library.resumeBenchmark(id);
+    } catch (e) {
+      this.error = `Cannot resume: ${errorMessage(e)}`;
+    }
+  }
+
+  show(id: string): void {
+    this.shownId = id;
+  }
+
+  /** The shown benchmark's per-tutor summaries as JSON (the shape of the CLI's summary.json, one per tutor). */
+  summaryJson(): { filename: string; text: string } {
+    const b = this.shown;
+    const name = b?.name ?? 'benchmark';
+    return { filename: `${name.replace(/[^a-z0-9-]+/gi, '_').slice(0, 80) || 'benchmark'}.summary.json`, text: JSON.stringify({ name, tutors: this.summaries.map((s) => ({ tutor: s.tutor, summary: s.summary, runs: s.runs })) }, null, 2) + '\n' };
+  }
+}
