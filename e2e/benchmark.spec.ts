@@ -6,7 +6,7 @@ import { readFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-test('a benchmark of one tutor over two library scenarios × two seeds, the summary, a reload, and a run identical to the CLI sweep', async ({ page }) => {
+test('a benchmark of one tutor over two library scenarios × two seeds, the summary, a reload, a run identical to the CLI sweep, and the same summary in a fresh profile after export and import', async ({ page, browser }) => {
   await page.goto('/#sweep'); // the old address of the Benchmark view still works
   await expect(page.getByRole('heading', { name: 'Run a benchmark' })).toBeVisible();
   await expect(page.getByRole('checkbox', { name: /withholder/ })).toBeChecked();
@@ -45,4 +45,22 @@ test('a benchmark of one tutor over two library scenarios × two seeds, the summ
   const cli = readFileSync(join(out, 'traces', 'adversarial--after-school__withholder__s2.jsonl'), 'utf8');
   expect(exported.length).toBe(cli.length);
   expect(exported === cli).toBe(true);
+
+  // Export the benchmark and import it in a fresh browser profile: the same summary.
+  await page.getByRole('link', { name: 'Benchmark' }).click();
+  const summaryText = await page.getByRole('table', { name: 'Sweep summary' }).innerText();
+  const [zip] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export benchmark (zip)' }).click()]);
+  const fresh = await browser.newContext();
+  const other = await fresh.newPage();
+  await other.goto('/#benchmark');
+  await expect(other.getByText('No benchmark yet')).toBeVisible();
+  await other.getByTestId('import-benchmark').setInputFiles((await zip.path())!);
+  await expect(other.getByRole('status').filter({ hasText: 'Imported' })).toContainText('4 of 4 runs');
+  await expect(other.getByRole('table', { name: 'Sweep summary' })).toBeVisible();
+  expect(await other.getByRole('table', { name: 'Sweep summary' }).innerText()).toBe(summaryText);
+  // Importing it again adds nothing.
+  await other.getByTestId('import-benchmark').setInputFiles((await zip.path())!);
+  await other.getByRole('link', { name: 'Lab' }).click();
+  await expect(other.locator('tr[data-run-key^="adversarial--after-school__withholder__s2@"]')).toHaveCount(1);
+  await fresh.close();
 });

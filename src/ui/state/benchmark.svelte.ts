@@ -29,6 +29,7 @@ import {
 } from '../../core/index';
 import { bundledLibraryFiles, loadBundledScenario } from '../../adapters/browser/library';
 import { loadSettings, type LlmSettingsData } from '../../adapters/browser/llm-settings';
+import { readBundle } from '../../adapters/browser/benchmark-bundle';
 import type { StoredBenchmark } from '../../adapters/browser/run-store';
 import type { LiveBenchmark, RunLibrary } from './library.svelte';
 
@@ -93,7 +94,7 @@ export class BenchmarkState {
     const keys = new Set(b.jobs.map((j) => j.key).filter((k): k is string => k !== null));
     const byTutor = new Map<string, RunSummary[]>();
     for (const r of this.library.runs) {
-      if (!keys.has(r.key) || !r.benchmark?.run || r.status !== 'done') continue;
+      if (!keys.has(r.key) || !r.benchmark?.run || r.endReason !== 'horizon_reached') continue;
       byTutor.set(r.benchmark.run.tutor, [...(byTutor.get(r.benchmark.run.tutor) ?? []), r.benchmark.run]);
     }
     return [...byTutor.entries()].map(([tutor, runs]) => ({ tutor, runs, summary: summarizeSweep(runs) }));
@@ -249,6 +250,42 @@ export class BenchmarkState {
 
   show(id: string): void {
     this.shownId = id;
+  }
+
+  notice = $state<string | null>(null);
+
+  /** Downloads the shown benchmark as a zip (benchmark.json + traces/). */
+  async exportShown(): Promise<{ filename: string; bytes: Uint8Array } | null> {
+    const b = this.shown;
+    if (!b) return null;
+    try {
+      return await this.library.exportBenchmark(b.id);
+    } catch (e) {
+      this.error = `Could not export: ${errorMessage(e)}`;
+      return null;
+    }
+  }
+
+  /** Imports a benchmark zip, or a picked directory (a CLI sweep's output works too). */
+  async importFiles(files: readonly File[]): Promise<void> {
+    this.error = null;
+    this.notice = null;
+    const first = files[0];
+    if (!first) return;
+    const label = files.length === 1 ? first.name : (first.webkitRelativePath.split('/')[0] ?? 'folder');
+    try {
+      // A zip by its content (PK\x03\x04), whatever the file is called.
+      const head = files.length === 1 ? new Uint8Array(await first.slice(0, 4).arrayBuffer()) : null;
+      const isZip = head !== null && head[0] === 0x50 && head[1] === 0x4b && head[2] === 0x03 && head[3] === 0x04;
+      const bundle = isZip
+          ? readBundle({ zip: new Uint8Array(await first.arrayBuffer()), name: first.name })
+          : readBundle({ files: await Promise.all(files.filter((f) => /\.(jsonl|json)$/i.test(f.name)).map(async (f) => ({ path: f.webkitRelativePath.split('/').slice(1).join('/') || f.name, text: await f.text() }))), name: label });
+      const b = await this.library.importBenchmark(bundle, label);
+      this.shownId = b.id;
+      this.notice = `Imported ${label}: ${b.jobs.filter((j) => j.key).length} of ${b.jobs.length} runs.`;
+    } catch (e) {
+      this.error = `Could not import ${label}: ${errorMessage(e)}`;
+    }
   }
 
   /** The shown benchmark's per-tutor summaries as JSON (the shape of the CLI's summary.json, one per tutor). */

@@ -25,6 +25,8 @@ import {
   scoreTrace,
   summarizeRun,
   needsModel,
+  parseJsonl,
+  voiceLabel,
   tutorLabel,
   withVerdicts,
   PANEL_DEFAULTS,
@@ -42,10 +44,12 @@ import {
   type TurnStatus,
   type RunOptions,
 } from '../../core/index';
-import { RunStore, type StoredBenchmark, type StoredRun } from '../../adapters/browser/run-store';
+import { RunStore, type BenchmarkJobEntry, type StoredBenchmark, type StoredRun } from '../../adapters/browser/run-store';
+import { zipBenchmark, type Bundle } from '../../adapters/browser/benchmark-bundle';
 import { TracerPool, type PooledTracer } from '../../adapters/browser/tracer-pool';
 import { LeaseTaken, browserLeases, type RunLeases } from '../../adapters/browser/run-lease';
 import { clientFor, loadSettings, type LlmSettingsData } from '../../adapters/browser/llm-settings';
+import { exportFileName } from './run-facts';
 
 /** Tokens, cost and retries of a live run's LLM calls (from its model_call events). */
 export interface LiveUsage {
@@ -511,7 +515,7 @@ export class RunLibrary {
 
   async exportRun(key: string): Promise<{ filename: string; text: string }> {
     const rec = this.runs.find((r) => r.key === key);
-    return { filename: `${rec?.runId ?? 'run'}.jsonl`, text: await this.store.exportJsonl(key) };
+    return { filename: rec ? exportFileName(rec) : 'run.jsonl', text: await this.store.exportJsonl(key) };
   }
 
   async importTrace(text: string, name: string): Promise<StoredRun & { duplicate?: true }> {
@@ -549,6 +553,63 @@ export class RunLibrary {
       summary: `Judged: ${res.scored} verdicts scored, ${res.unscored} unscored; ${res.usage ? `${res.usage.promptTokens} + ${res.usage.completionTokens} tokens` : 'no usage reported'}, ${cost}`,
       errors: res.stopped.map((st) => `${st.judge}: ${st.reason}`),
     };
+  }
+
+  /** A stored benchmark as a zip: benchmark.json and the traces of its runs (docs: adapters/browser/benchmark-bundle.ts). */
+  async exportBenchmark(id: string): Promise<{ filename: string; bytes: Uint8Array }> {
+    const b = await this.store.getBenchmark(id);
+    if (!b) throw new Error(`no stored benchmark ${id}`);
+    const traces = new Map<number, string>();
+    for (const j of b.jobs) if (j.key && this.runs.some((r) => r.key === j.key)) traces.set(j.index, await this.store.exportJsonl(j.key));
+    return { filename: `${b.name.replace(/[^a-z0-9-]+/gi, '_').slice(0, 80) || 'benchmark'}.benchmark.zip`, bytes: zipBenchmark(b, traces) };
+  }
+
+  /**
+   * Imports a benchmark bundle (ours, or a CLI sweep's directory of traces): every trace goes into
+   * the run library (a trace already there is not stored twice) tagged with the benchmark, and the
+   * benchmark object is stored. Nothing is stored unless every trace parses.
+   */
+  async importBenchmark(bundle: Bundle, name: string): Promise<StoredBenchmark> {
+    const parsed = [...bundle.traces.entries()].map(([path, text]) => ({ path, text, events: parseJsonl(text, `${name}/${path}`).events }));
+    const byPath = new Map(parsed.map((p) => [p.path, p]));
+    const m = bundle.manifest;
+    const id = m?.id ?? `import-${Date.now()}-${Math.random().toString(36).slice(2, 6)}`;
+    const existing = m ? await this.store.getBenchmark(m.id) : undefined;
+    const benchName = m?.name ?? name.replace(/\.zip$/i, '');
+    const jobs: BenchmarkJobEntry[] = m
+      ? m.jobs.map((j) => ({ index: j.index, runId: j.runId, tutor: j.tutor, voice: j.voice, record: j.record, key: null }))
+      : parsed.map((p, index) => {
+          const start = p.events[0]!;
+          const record = recordFromTrace(p.events, p.path);
+          return { index, runId: start.type === 'run_start' ? start.runId : p.path, tutor: start.type === 'run_start' ? tutorLabel(start.tutor) : '?', voice: voiceLabel(record.voice), record, key: null };
+        });
+    const pathOf = (index: number) => (m ? (m.jobs.find((j) => j.index === index)?.trace ?? null) : (parsed[index]?.path ?? null));
+    for (const job of jobs) {
+      const path = pathOf(job.index);
+      const p = path ? byPath.get(path) : undefined;
+      if (!p) continue;
+      const { duplicate, ...rec } = await this.store.importJsonl(p.text, `${name}/${p.path}`, scoreTrace, Date.now());
+      const done = p.events.some((e) => e.type === 'run_end' && e.reason === 'horizon_reached');
+      const record = rec.record ?? (duplicate ? undefined : (job.record ?? undefined));
+      await this.store.putRun({ ...rec, ...(record ? { record } : {}), benchmark: { id, name: benchName, index: job.index, run: done ? summarizeRun(p.events, job.record?.source ?? p.path) : null } });
+      job.key = rec.key;
+    }
+    const complete = jobs.every((j) => j.key && byPath.get(pathOf(j.index) ?? '')?.events.some((e) => e.type === 'run_end' && e.reason === 'horizon_reached'));
+    const bench: StoredBenchmark = {
+      id,
+      name: benchName,
+      createdAt: m?.createdAt ?? Date.now(),
+      spec: m?.spec ?? null,
+      jobs: jobs.map((j) => ({ ...j, key: j.key ?? existing?.jobs.find((x) => x.index === j.index)?.key ?? null })),
+      status: complete ? 'done' : 'paused',
+      parallel: existing?.parallel ?? 2,
+      llmParallel: existing?.llmParallel ?? 8,
+      error: complete ? null : 'imported with runs missing or cut short: Resume runs them',
+    };
+    await this.store.putBenchmark(bench);
+    await this.refresh();
+    this.#changed();
+    return bench;
   }
 
   /** Creates a benchmark from its spec and planned jobs, stores it, and runs it. */
