@@ -50,6 +50,15 @@ test('a benchmark of one tutor over two library scenarios × two seeds, the summ
   await page.getByRole('link', { name: 'Benchmark' }).click();
   const summaryText = await page.getByRole('table', { name: 'Sweep summary' }).innerText();
   const [zip] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export benchmark (zip)' }).click()]);
+  // The results on the page and the CLI's report of the exported zip agree, cell for cell.
+  const pageAxes = await page.locator('table[data-table="axes-by-tutor"]').innerText();
+  const reportDir = mkdtempSync(join(tmpdir(), 'educlaw-report-'));
+  execFileSync('npx', ['tsx', 'src/cli/main.ts', 'report', (await zip.path())!, '--out', reportDir], { stdio: 'inherit' });
+  const csv = readFileSync(join(reportDir, 'csv', 'axes-by-tutor.csv'), 'utf8');
+  const lg = csv.split('\n').find((l) => l.startsWith('withholder,learningGain,'))!.split(',');
+  const cell = (await page.locator('table[data-table="axes-by-tutor"] tbody tr').filter({ hasText: 'withholder' }).locator('td').nth(1).innerText()).trim();
+  expect(cell.startsWith(`${(Number(lg[4]) * 100).toFixed(2)} [${(Number(lg[5]) * 100).toFixed(2)}, ${(Number(lg[6]) * 100).toFixed(2)}]`)).toBe(true);
+  expect(readFileSync(join(reportDir, 'report.md'), 'utf8')).toContain('withholder');
   const fresh = await browser.newContext();
   const other = await fresh.newPage();
   await other.goto('/#benchmark');
@@ -58,6 +67,9 @@ test('a benchmark of one tutor over two library scenarios × two seeds, the summ
   await expect(other.getByRole('status').filter({ hasText: 'Imported' })).toContainText('4 of 4 runs');
   await expect(other.getByRole('table', { name: 'Sweep summary' })).toBeVisible();
   expect(await other.getByRole('table', { name: 'Sweep summary' }).innerText()).toBe(summaryText);
+  // The imported benchmark's results are the exporting profile's, cell for cell.
+  await expect(other.locator('table[data-table="axes-by-tutor"]')).toBeVisible();
+  expect(await other.locator('table[data-table="axes-by-tutor"]').innerText()).toBe(pageAxes);
   // Importing it again adds nothing.
   await other.getByTestId('import-benchmark').setInputFiles((await zip.path())!);
   await other.getByRole('link', { name: 'Lab' }).click();

@@ -29,14 +29,15 @@ test('run the default scenario with the planner, see chart and axes, reload, exp
   await expect(table.locator('[data-axis="responsiveness"]')).toContainText('%');
   await expect(table.locator('[data-axis="leakage"]')).toHaveText('0.0%');
   await expect(table.locator('[data-axis="helpfulness"]')).toHaveText('unscored');
-  // The transcript shows what tutor and learner did on a day.
-  await page.getByText('Transcript: what the tutor and the learner did').click();
-  const transcript = page.getByRole('region', { name: 'Transcript' });
+  // The trace viewer shows what tutor and learner did on a day (its own journey: e2e/trace-viewer.spec.ts).
+  const viewer = page.getByRole('region', { name: 'Trace viewer' });
   // Day 1 of seed 42 has the learner skip the block; step forward to the first day with tutor messages.
-  for (let i = 0; i < 5 && (await transcript.locator('.row.msg.tutor').count()) === 0; i++) await transcript.getByRole('button', { name: 'Next day' }).click();
-  await expect(transcript.locator('.row.msg.tutor').first()).toBeVisible();
-  await transcript.getByLabel('tool calls').check();
-  await expect(transcript.locator('.row.tool').first()).toBeVisible();
+  for (let i = 0; i < 5 && (await viewer.locator('.timeline .row.msg.tutor').count()) === 0; i++) await viewer.getByRole('button', { name: 'Next day ›' }).click();
+  await expect(viewer.locator('.timeline .row.msg.tutor').first()).toBeVisible();
+  await viewer.getByRole('checkbox', { name: /^Tool calls/ }).uncheck();
+  await expect(viewer.locator('.timeline .row.tool')).toHaveCount(0);
+  await viewer.getByRole('checkbox', { name: /^Tool calls/ }).check();
+  await expect(viewer.locator('.timeline .row.tool').first()).toBeVisible();
   await page.screenshot({ path: 'test-results/lab-after-run.png', fullPage: true });
 
   // Still there after a reload.

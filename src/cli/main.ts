@@ -10,6 +10,7 @@
  *   npm run cli -- personas [--tutor <name>] [--seeds 1-3] [--write docs/personas.md]
  *   npm run cli -- run --tutor llm --harness <reactive|notes|curriculum> --model <model> [--provider <name>] [--llm-config <file>] [--voice llm] ...
  *   npm run cli -- judge <traces...> --panel <config> [--days <n>|all] [--out-dir <dir>]
+ *   npm run cli -- report <dir|traces...> [--out <dir>] [--format md|html|both] [--pass <rule>]
  */
 import { Command } from 'commander';
 import { registerRun } from './commands/run';
@@ -22,6 +23,7 @@ import { registerKt } from './commands/kt';
 import { registerCalibration } from './commands/calibration';
 import { registerItems } from './commands/items';
 import { registerJudge } from './commands/judge';
+import { registerReport } from './commands/report';
 
 // A closed pipe (e.g. `| head`) ends the command quietly.
 process.stdout.on('error', (e: NodeJS.ErrnoException) => {
@@ -43,6 +45,7 @@ registerKt(program);
 registerCalibration(program);
 registerItems(program);
 registerJudge(program);
+registerReport(program);
 
 program.parseAsync(process.argv).catch((e: unknown) => {
   console.error(`error: ${e instanceof Error ? e.message : String(e)}`);

@@ -1,9 +1,11 @@
 /**
- * `npm run cli -- sweep` as a user meets it: an LLM tutor in worker threads (provider from
- * --llm-config, key from the environment, never in a file), continued with --resume without asking
- * the provider again for what the trace holds; failed runs make the exit code non-zero; a stop
- * signal leaves partial traces that `sweep --resume` completes to what a fresh sweep writes. The
- * CLI is spawned as `node --import tsx` so a signal reaches the process that runs the sweep.
+ * `npm run cli -- sweep` as a user meets it: an LLM tutor as async runs in the CLI's process
+ * (provider from --llm-config, key from the environment, never in a file), continued with --resume
+ * without asking the provider again for what the trace holds; several tutors at once (built-in ones
+ * in threads, LLM tutors as model × harness) with a section per tutor; failed runs make the exit
+ * code non-zero; a stop signal leaves partial traces that `sweep --resume` completes to what a
+ * fresh sweep writes. The CLI is spawned as `node --import tsx` so a signal reaches the process
+ * that runs the sweep.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile, spawn } from 'node:child_process';
@@ -37,7 +39,7 @@ function cliSweep(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: numbe
 }
 
 describe('npm run cli -- sweep --tutor llm', () => {
-  it('runs an LLM tutor in worker threads against a provider from --llm-config; traces name harness, model and provider, never the key', async () => {
+  it('runs an LLM tutor as async runs against a provider from --llm-config; traces name harness, model and provider, never the key', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'educlaw-sweep-llm-'));
     const cfg = join(dir, 'llm.yaml');
     writeFileSync(cfg, `providers:\n  - name: local\n    baseURL: ${srv.url}\n    apiKeyEnv: SWEEP_TEST_KEY\n`);
@@ -50,7 +52,7 @@ describe('npm run cli -- sweep --tutor llm', () => {
     expect(r.stderr).not.toMatch(/error/i);
     expect(r.code).toBe(0);
     const files = readdirSync(join(out, 'traces')).sort();
-    expect(files).toEqual(['mini-3day__llm__s1.jsonl', 'mini-3day__llm__s2.jsonl']);
+    expect(files).toEqual(['mini-3day__llm-reactive-m__s1.jsonl', 'mini-3day__llm-reactive-m__s2.jsonl']);
     let calls = 0;
     for (const f of files) {
       const text = readFileSync(join(out, 'traces', f), 'utf8');
@@ -68,7 +70,7 @@ describe('npm run cli -- sweep --tutor llm', () => {
       expect(text).not.toContain(KEY);
       expect(text).not.toContain('SHOULDNOTLEAK');
     }
-    // Every call reached the server once, with the key from the environment of the worker threads.
+    // Every call reached the server once, with the key from the environment.
     const reqs = srv.requests.slice(before);
     expect(reqs).toHaveLength(calls);
     expect(reqs.every((q) => q.headers.authorization === `Bearer ${KEY}`)).toBe(true);
@@ -89,8 +91,8 @@ describe('npm run cli -- sweep --tutor llm', () => {
     const asked = srv.requests.length;
     const again = await cliSweep(['--tutor', 'llm', '--harness', 'reactive', '--model', 'm', '--llm-config', cfg, '--scenarios', 'scenarios/fixtures/mini-3day.yaml', '--seeds', '1,2', '--jobs', '2', '--out', out, '--resume'], env);
     expect(again.code).toBe(0);
-    expect(again.stderr).toContain(`mini-3day__llm__s1 (resumed after ${kept.length} events)`);
-    expect(again.stderr).toContain('mini-3day__llm__s2 (complete, kept)');
+    expect(again.stderr).toContain(`mini-3day__llm-reactive-m__s1 (resumed after ${kept.length} events)`);
+    expect(again.stderr).toContain('mini-3day__llm-reactive-m__s2 (complete, kept)');
     expect(readFileSync(p1).equals(whole)).toBe(true);
     expect(srv.requests.length - asked).toBe(allCalls - keptCalls);
   }, 60_000);
@@ -106,12 +108,61 @@ describe('npm run cli -- sweep --tutor llm', () => {
       expect(r.code).toBe(3);
       const json = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as { summary: { failed: { runId: string; endReason: string | null }[] } };
       expect(json.summary.failed).toEqual([
-        { runId: 'mini-3day__llm__s1', endReason: 'llm_error' },
-        { runId: 'mini-3day__llm__s2', endReason: 'llm_error' },
+        { runId: 'mini-3day__llm-reactive-m__s1', endReason: 'llm_error' },
+        { runId: 'mini-3day__llm-reactive-m__s2', endReason: 'llm_error' },
       ]);
     } finally {
       srv.setHandler(stableReply);
     }
+  }, 60_000);
+});
+
+describe('npm run cli -- sweep with several tutors (a benchmark)', () => {
+  it('runs --tutor planner --tutor llm with 2 models × 2 harnesses: 5 tutors, distinct run ids, planner in a thread and the LLM runs async, a section per tutor', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'educlaw-sweep-bench-'));
+    const cfg = join(dir, 'llm.yaml');
+    writeFileSync(cfg, `providers:\n  - name: local\n    baseURL: ${srv.url}\n    maxConcurrency: 2\n`);
+    const out = join(dir, 'out');
+    const env: NodeJS.ProcessEnv = { ...process.env };
+    delete env.OPENAI_BASE_URL;
+    delete env.OPENAI_API_KEY;
+    const r = await cliSweep(['--tutor', 'planner', '--tutor', 'llm', '--model', 'a', '--model', 'Org/B:1', '--harness', 'reactive', '--harness', 'notes', '--llm-config', cfg, '--scenarios', 'scenarios/fixtures/mini-3day.yaml', '--seeds', '1', '--jobs', '1', '--concurrency', '3', '--out', out], env);
+    expect(r.stderr).not.toMatch(/error/i);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('sweep: planner, llm/reactive/a, llm/notes/a, llm/reactive/Org/B:1, llm/notes/Org/B:1 over 1 scenario × 1 seed = 5 runs: 1 run on 1 thread, 4 LLM runs 3 at a time');
+    const ids = ['mini-3day__planner__s1', 'mini-3day__llm-reactive-a__s1', 'mini-3day__llm-notes-a__s1', 'mini-3day__llm-reactive-org-b-1__s1', 'mini-3day__llm-notes-org-b-1__s1'];
+    expect(readdirSync(join(out, 'traces')).sort()).toEqual(ids.map((id) => `${id}.jsonl`).sort());
+    for (const id of ids) {
+      const start = parseJsonl(readFileSync(join(out, 'traces', `${id}.jsonl`), 'utf8')).events[0]!;
+      expect(start.type === 'run_start' && start.runId).toBe(id);
+    }
+    const json = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as { tutor?: unknown; tutors: { name: string; config: { model?: string; harness?: string } }[]; summary: { byTutor: { tutor: string; runs: number }[] }; runs: { runId: string; tutor: string }[] };
+    expect(json.tutor).toBeUndefined();
+    expect(json.tutors.map((t) => [t.name, t.config.model, t.config.harness])).toEqual([['planner', undefined, undefined], ['llm', 'a', 'reactive'], ['llm', 'a', 'notes'], ['llm', 'Org/B:1', 'reactive'], ['llm', 'Org/B:1', 'notes']]);
+    expect(json.summary.byTutor.map((t) => [t.tutor, t.runs])).toEqual([['planner', 1], ['llm/reactive/a', 1], ['llm/notes/a', 1], ['llm/reactive/Org/B:1', 1], ['llm/notes/Org/B:1', 1]]);
+    expect(json.runs.map((x) => x.runId)).toEqual(ids);
+    const txt = readFileSync(join(out, 'summary.txt'), 'utf8');
+    expect(txt.match(/^== tutor .* ==$/gm)).toEqual(['== tutor planner ==', '== tutor llm/reactive/a ==', '== tutor llm/notes/a ==', '== tutor llm/reactive/Org/B:1 ==', '== tutor llm/notes/Org/B:1 ==']);
+    expect(txt).toContain('== tutors compared (overall over seeds) ==');
+    expect(r.stdout).toContain(txt.trim().split('\n')[0]!);
+    const timing = JSON.parse(readFileSync(join(out, 'timing.json'), 'utf8')) as { concurrency: number; runs: { runId: string; async?: boolean }[] };
+    expect(timing.concurrency).toBe(3);
+    expect(timing.runs.map((x) => x.async ?? false)).toEqual([false, true, true, true, true]);
+  }, 60_000);
+
+  it('refuses misplaced or missing LLM flags before running anything', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'educlaw-sweep-flags-'));
+    const base = ['--scenarios', 'scenarios/fixtures/mini-3day.yaml', '--out', join(dir, 'out'), '--quiet'];
+    const noModel = await cliSweep(['--tutor', 'planner', '--tutor', 'llm', ...base], process.env);
+    expect(noModel.code).not.toBe(0);
+    expect(noModel.stderr).toContain('--tutor llm needs --model <model>');
+    const misplaced = await cliSweep(['--tutor', 'planner', '--model', 'a', ...base], process.env);
+    expect(misplaced.code).not.toBe(0);
+    expect(misplaced.stderr).toContain('--harness, --model, --temperature and --max-steps are for LLM tutors');
+    const badTutor = await cliSweep(['--tutor', 'nobody', ...base], process.env);
+    expect(badTutor.code).not.toBe(0);
+    expect(badTutor.stderr).toMatch(/Allowed choices are answer-giver, withholder, planner, llm/);
+    expect(existsSync(join(dir, 'out'))).toBe(false);
   }, 60_000);
 });
 

@@ -23,3 +23,4 @@ export { LlmVoice, gradeReply, VOICE_PROMPT_VERSION, type VoiceGrade } from './l
 export * from './judges/index';
 export * from './sweep/index';
 export * from './benchmark/index';
+export * from './analysis/index';

@@ -4,7 +4,7 @@
  * traces migrated (core migrateTrace), so an old or damaged database gives a clear error.
  */
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
-import { migrateTrace, parseJsonl, toJsonl, type BenchmarkSpec, type RunRecord, type RunSummary, type ScoreReport, type TraceEvent, type TerminationReason } from '../../core/index';
+import { digestRun, migrateTrace, parseJsonl, toJsonl, type BenchmarkSpec, type RunDigest, type RunRecord, type RunSummary, type ScoreReport, type TraceEvent, type TerminationReason } from '../../core/index';
 
 // DO NOT CHANGE THESE WITHOUT ADDING A MIGRATION IN `upgrade` BELOW: doing so would lose users' runs.
 export const DB_NAME = 'educlaw-lab';
@@ -39,6 +39,8 @@ export interface StoredRun {
   benchmark?: { id: string; name: string; index: number; run: RunSummary | null };
   /** The run record (absent for imported runs and runs stored before records existed: their trace's run_start gives it back). */
   record?: RunRecord;
+  /** What the analyses need of a finished run (src/core/analysis), so results never reload its trace. */
+  digest?: RunDigest;
 }
 
 export type BenchmarkStatus = 'running' | 'paused' | 'done' | 'cancelled';
@@ -237,6 +239,7 @@ export class RunStore {
       events: events.length,
       report: makeReport(events),
       error: null,
+      digest: digestRun({ events }),
     };
     await this.appendEvents(rec.key, events);
     await this.putRun(rec);

@@ -20,7 +20,10 @@ export const ProviderSchema = z
     family: z.string().optional().describe('Model family for every model of this provider, unless the model says otherwise.'),
     /** Per-model prices (US dollars per million tokens) and families. */
     models: z.record(z.string(), z.object({ input: z.number().min(0), output: z.number().min(0), family: z.string().optional() }).strict()).default({}),
+    /** Calls in flight at once, over every client of this provider in the process or page (all the runs of a sweep). */
     maxConcurrency: z.number().int().min(1).max(64).default(4),
+    /** Optional: request starts are spaced at least 60 000 / this many ms apart (each try counts), shared like maxConcurrency. */
+    maxRequestsPerMinute: z.number().positive().max(1_000_000).optional(),
     timeoutMs: z.number().int().min(100).max(600_000).default(120_000),
     maxRetries: z.number().int().min(0).max(10).default(3),
     backoffMs: z.number().int().min(0).max(60_000).default(500),

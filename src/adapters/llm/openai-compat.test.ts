@@ -118,6 +118,41 @@ describe('OpenAiCompatClient against a local chat-completions server', () => {
     expect(peak).toBe(2);
   });
 
+  it('one limit per provider for all its clients: a changed maxConcurrency changes it in place; maxRequestsPerMinute spaces request starts', async () => {
+    let inFlight = 0;
+    let peak = 0;
+    srv.setHandler(async () => {
+      inFlight++;
+      peak = Math.max(peak, inFlight);
+      await new Promise((r) => setTimeout(r, 30));
+      inFlight--;
+      return chat('ok');
+    });
+    const p = provider({ maxConcurrency: 1 });
+    await Promise.all([0, 1, 2].map(() => new OpenAiCompatClient(p, 'm', { apiKey: KEY }).chat({ messages: msgs })));
+    expect(peak).toBe(1);
+    // The same provider (name and URL) with a higher limit, e.g. edited settings: one limiter, now at 3.
+    peak = 0;
+    const p3 = ProviderSchema.parse({ ...p, maxConcurrency: 3 });
+    await Promise.all([0, 1, 2, 3, 4, 5].map(() => new OpenAiCompatClient(p3, 'm', { apiKey: KEY }).chat({ messages: msgs })));
+    expect(peak).toBe(3);
+    // 600 requests a minute: starts 100 ms apart, across clients, even with room for 4 at once: the
+    // i-th request leaves the client no earlier than i × 100 ms after the first call (the gaps
+    // between sends jitter by the SDK's own few ms of work per request).
+    const sent: number[] = [];
+    const timedFetch: typeof fetch = (input, init) => {
+      sent.push(performance.now());
+      return fetch(input, init);
+    };
+    const paced = provider({ maxConcurrency: 4, maxRequestsPerMinute: 600 });
+    const t0 = performance.now();
+    await Promise.all([0, 1, 2, 3].map(() => new OpenAiCompatClient(paced, 'm', { apiKey: KEY, fetch: timedFetch }).chat({ messages: msgs })));
+    const since = sent.map((t) => t - t0);
+    expect(since).toHaveLength(4);
+    expect(since.every((t, i) => t >= i * 100 - 2), since.join()).toBe(true);
+    expect(() => ProviderSchema.parse({ name: 'x', baseURL: srv.url, maxRequestsPerMinute: 0 })).toThrow();
+  });
+
   it('redacts the key from error messages the server echoes', async () => {
     srv.setHandler(() => ({ kind: 'status', status: 401, body: { error: { message: `Incorrect API key provided: ${KEY}` } } }));
     const e = (await client().chat({ messages: msgs }).catch((x: unknown) => x)) as LlmError;

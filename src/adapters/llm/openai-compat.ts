@@ -7,8 +7,9 @@
  *    one longer than maxRetryAfterMs fails the call at once. We use p-retry rather than the SDK's
  *    retries because the SDK ignores Retry-After above 60 s, adds random jitter and does not tell
  *    us how many retries a reply took (the trace records it).
- *  - concurrency: one p-limit per provider name, shared by every client of that provider in this
- *    process/page (tutor, voice and judges together).
+ *  - concurrency: one p-limit per provider (name and base URL), shared by every client of that
+ *    provider in this process/page (every run of a sweep; tutor, voice and judges together); and,
+ *    with maxRequestsPerMinute, request starts spaced to stay under it (shared the same way).
  *  - timeouts per try (timeoutMs) and cancellation (AbortSignal) through the SDK.
  *  - errors become LlmError with an LLM_* code and a message naming provider and model, with the
  *    key redacted from anything the server echoed.
@@ -20,15 +21,39 @@ import { LlmError, costOf, requestDigest, type ChatMessage, type ChatRequest, ty
 import type { ProviderConfig } from './config';
 import { familyOf } from './config';
 
-const limiters = new Map<string, { n: number; limit: LimitFunction }>();
-function limiterFor(p: ProviderConfig): LimitFunction {
+/**
+ * What every client of one provider shares in this process or page (all the runs of a sweep, the
+ * tutor, voice and judges together): the concurrency limit, and the pacing of request starts.
+ */
+interface ProviderGate {
+  limit: LimitFunction;
+  /** When the next request may start under maxRequestsPerMinute (performance.now() time). */
+  nextStart: number;
+}
+const gates = new Map<string, ProviderGate>();
+
+/** The provider's gate: one per provider (name and base URL), whatever the number of clients. A changed maxConcurrency changes the limit in place (calls waiting or running stay counted). */
+function gateFor(p: ProviderConfig): ProviderGate {
   const key = `${p.name}|${p.baseURL}`;
-  let l = limiters.get(key);
-  if (!l || l.n !== p.maxConcurrency) {
-    l = { n: p.maxConcurrency, limit: pLimit(p.maxConcurrency) };
-    limiters.set(key, l);
-  }
-  return l.limit;
+  let g = gates.get(key);
+  if (!g) {
+    g = { limit: pLimit(p.maxConcurrency), nextStart: 0 };
+    gates.set(key, g);
+  } else if (g.limit.concurrency !== p.maxConcurrency) g.limit.concurrency = p.maxConcurrency;
+  return g;
+}
+
+/**
+ * Under maxRequestsPerMinute, request starts are spaced at least 60 000 / rpm ms apart (each try,
+ * retries included): never more than the limit in any minute, and no burst at the start of one.
+ * Called inside the concurrency slot, so the spacing is between real starts.
+ */
+async function paced(g: ProviderGate, p: ProviderConfig, signal?: AbortSignal): Promise<void> {
+  if (!p.maxRequestsPerMinute) return;
+  const now = performance.now();
+  const at = Math.max(now, g.nextStart);
+  g.nextStart = at + 60_000 / p.maxRequestsPerMinute;
+  if (at > now) await sleep(at - now, signal);
 }
 
 /** Replaces the key, and anything that looks like an API key, in text a server sent back. */
@@ -166,7 +191,7 @@ export class OpenAiCompatClient implements LlmClient {
 
   async #chat(req: ChatRequest, signal?: AbortSignal): Promise<ChatResponse> {
     const p = this.#p;
-    const limit = limiterFor(p);
+    const gate = gateFor(p);
     const body: OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming = {
       model: this.model,
       messages: req.messages.map(toOpenAi),
@@ -183,7 +208,8 @@ export class OpenAiCompatClient implements LlmClient {
         async () => {
           attempts++;
           try {
-            return await limit(() => {
+            return await gate.limit(async () => {
+              await paced(gate, p, signal);
               if (signal?.aborted) throw new Classified('LLM_ABORTED', 'cancelled', false, null, null);
               return this.#sdk.chat.completions.create(body, { ...(signal ? { signal } : {}) });
             });

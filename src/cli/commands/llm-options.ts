@@ -4,8 +4,8 @@
  * clients themselves come from the run environment (adapters/node/run-env.ts), which reads the
  * same --llm-config files and the environment.
  */
-import { Option, type Command } from 'commander';
-import { HARNESS_NAMES, tutorEntry, type VoiceSpec } from '../../core/index';
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import { AUTOMATED_TUTORS, HARNESS_NAMES, tutorEntry, type VoiceSpec } from '../../core/index';
 import { loadLlmConfig, pickProvider } from '../../adapters/node/llm-config';
 
 export interface LlmCliOptions {
@@ -27,10 +27,23 @@ const num = (v: string) => {
 };
 const collect = (v: string, prev: string[] = []) => [...prev, v];
 
-export function addLlmOptions(cmd: Command): Command {
+/**
+ * The LLM flags. `repeatable` (sweep): --harness and --model may be given several times, and an
+ * LLM tutor runs once per model × harness (see sweepTutors).
+ */
+export function addLlmOptions(cmd: Command, o: { repeatable?: boolean } = {}): Command {
+  const harness = new Option('--harness <name>', o.repeatable ? 'LLM tutor harness, for --tutor llm; repeatable: every model × harness is a tutor (default: reactive)' : 'LLM tutor harness, for --tutor llm (default: reactive)');
+  const model = new Option('--model <model>', o.repeatable ? 'model name for --tutor llm, as the provider calls it (e.g. gpt-4.1-mini, llama3.1:8b); repeatable: every model × harness is a tutor' : 'model name for --tutor llm, as the provider calls it (e.g. gpt-4.1-mini, llama3.1:8b)');
+  if (o.repeatable) {
+    harness.argParser((v: string, prev: string[] = []) => {
+      if (!(HARNESS_NAMES as readonly string[]).includes(v)) throw new InvalidArgumentError(`Allowed choices are ${HARNESS_NAMES.join(', ')}.`);
+      return prev.includes(v) ? prev : [...prev, v];
+    });
+    model.argParser((v: string, prev: string[] = []) => (prev.includes(v) ? prev : [...prev, v]));
+  } else harness.choices([...HARNESS_NAMES]);
   return cmd
-    .addOption(new Option('--harness <name>', 'LLM tutor harness, for --tutor llm (default: reactive)').choices([...HARNESS_NAMES]))
-    .option('--model <model>', 'model name for --tutor llm, as the provider calls it (e.g. gpt-4.1-mini, llama3.1:8b)')
+    .addOption(harness)
+    .addOption(model)
     .option('--provider <name>', 'provider from --llm-config (default: "default" from OPENAI_BASE_URL/OPENAI_API_KEY, or the only one)')
     .option('--llm-config <file>', 'providers (and judge panel) as JSON or YAML; repeatable', collect)
     .option('--temperature <t>', 'LLM tutor temperature (default 0.2)', num)
@@ -67,4 +80,52 @@ export function llmRecordParts(tutor: string, o: LlmCliOptions): LlmRecordParts 
     voice = { kind: 'llm', provider: pickProvider(cfg, o.voiceProvider ?? o.provider).name, model };
   }
   return { tutorConfig, voice };
+}
+
+/** The sweep's flags: --tutor, --harness and --model repeatable. */
+export interface SweepLlmCliOptions extends Omit<LlmCliOptions, 'harness' | 'model'> {
+  harness?: string[];
+  model?: string[];
+}
+
+/** Commander parser for a repeatable --tutor: a registered automated tutor, each once. */
+export const collectTutor = (v: string, prev: string[] = []): string[] => {
+  if (!AUTOMATED_TUTORS.includes(v)) throw new InvalidArgumentError(`Allowed choices are ${AUTOMATED_TUTORS.join(', ')}.`);
+  return prev.includes(v) ? prev : [...prev, v];
+};
+
+/**
+ * The tutors of a sweep from its flags: each --tutor in order; an LLM tutor once per --model ×
+ * --harness (model-major; harness default reactive); built-in tutors with an empty config. And the
+ * voice every run shares. Errors say which flag is missing or misplaced.
+ */
+export function sweepTutors(tutors: readonly string[], o: SweepLlmCliOptions): { tutors: { name: string; config: Record<string, unknown> }[]; voice: VoiceSpec } {
+  const models = o.model ?? [];
+  const harnesses = o.harness?.length ? o.harness : ['reactive'];
+  const llmTutors = tutors.filter((t) => tutorEntry(t).needs.includes('llm'));
+  if (!llmTutors.length && (o.harness?.length || models.length || o.temperature !== undefined || o.maxSteps !== undefined)) throw new Error(`--harness, --model, --temperature and --max-steps are for LLM tutors (${tutors.join(', ')} ${tutors.length === 1 ? 'is not one' : 'are not'})`);
+  if (llmTutors.length && !models.length) throw new Error(`--tutor ${llmTutors[0]} needs --model <model> (repeatable: one tutor per model × harness)`);
+  const needsVoice = o.voice === 'llm';
+  if (!llmTutors.length && !needsVoice) return { tutors: tutors.map((name) => ({ name, config: {} })), voice: { kind: 'templates' } };
+  const cfg = loadLlmConfig(o.llmConfig ?? []);
+  const out: { name: string; config: Record<string, unknown> }[] = [];
+  for (const name of tutors) {
+    const entry = tutorEntry(name);
+    if (!entry.needs.includes('llm')) {
+      out.push({ name, config: {} });
+      continue;
+    }
+    const provider = pickProvider(cfg, o.provider).name;
+    for (const model of models)
+      for (const harness of harnesses)
+        out.push({ name, config: entry.parseConfig({ harness, model, provider, ...(o.temperature !== undefined ? { temperature: o.temperature } : {}), ...(o.maxSteps !== undefined ? { maxStepsPerWake: o.maxSteps } : {}) }) });
+  }
+  let voice: VoiceSpec = { kind: 'templates' };
+  if (needsVoice) {
+    if (!o.voiceModel && models.length > 1) throw new Error('--voice llm with several --model: choose the voice\'s with --voice-model <model>');
+    const model = o.voiceModel ?? models[0];
+    if (!model) throw new Error('--voice llm needs --voice-model <model> (or --model)');
+    voice = { kind: 'llm', provider: pickProvider(cfg, o.voiceProvider ?? o.provider).name, model };
+  }
+  return { tutors: out, voice };
 }

@@ -1,19 +1,20 @@
 import { Option, type Command } from 'commander';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
-import { AUTOMATED_TUTORS, formatSweepSummary, parseSeedList, type AbilityLevel } from '../../core/index';
+import { AUTOMATED_TUTORS, formatSweepSummary, parseSeedList, tutorLabel, type AbilityLevel } from '../../core/index';
 import { expandScenarioPaths } from '../../adapters/node/scenario-paths';
-import { runNodeSweep } from '../../adapters/node/sweep/run-sweep';
+import { DEFAULT_LLM_CONCURRENCY, needsModelClient, runNodeSweep } from '../../adapters/node/sweep/run-sweep';
 import { progressBar } from '../progress';
 import { onStopSignals } from '../signals';
 import { int } from './common';
-import { addLlmOptions, llmRecordParts, type LlmCliOptions } from './llm-options';
+import { addLlmOptions, collectTutor, sweepTutors, type SweepLlmCliOptions } from './llm-options';
 
-interface SweepCliOptions extends LlmCliOptions {
+interface SweepCliOptions extends SweepLlmCliOptions {
   scenarios: string[];
-  tutor: string;
+  tutor: string[];
   seeds?: string;
   jobs?: number;
+  concurrency: number;
   out: string;
   tracer?: string;
   ability?: AbilityLevel;
@@ -22,28 +23,47 @@ interface SweepCliOptions extends LlmCliOptions {
   quiet?: boolean;
 }
 
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+const positive = (name: string) => (v: string): number => {
+  const n = int(name)(v);
+  if (n < 1) throw new Error(`${name} must be at least 1, got "${v}"`);
+  return n;
+};
+
 export function registerSweep(program: Command): void {
   const cmd = program
     .command('sweep')
-    .description('Run one tutor over every scenario × seed in parallel worker threads; write one trace per run (appended as it runs) and a summary (per scenario and overall, mean and 95% interval over seeds).\n\nCtrl-C (or SIGTERM, SIGHUP) stops the sweep: runs in flight keep their partial traces, and the same command with --resume continues it. The exit code is 3 when any run failed or did not reach its horizon.')
+    .description(
+      'Run tutors over every scenario × seed; write one trace per run (appended as it runs) and a summary (per tutor: per scenario and overall, mean and 95% interval over seeds).\n\n' +
+        'Several tutors make a benchmark: --tutor is repeatable, and an LLM tutor runs once per --model × --harness (e.g. --tutor planner --tutor llm --model a --model b --harness reactive --harness notes: 5 tutors). ' +
+        'Built-in tutors with the template voice are CPU-bound and run in worker threads (--jobs); runs that wait on a model (an LLM tutor, or --voice llm) run as async runs in this process, --concurrency at once, under one limit per provider (its maxConcurrency, and maxRequestsPerMinute if set) shared by all of them.\n\n' +
+        'Ctrl-C (or SIGTERM, SIGHUP) stops the sweep: runs in flight keep their partial traces, and the same command with --resume continues it. The exit code is 3 when any run failed or did not reach its horizon.',
+    )
     .requiredOption('--scenarios <paths...>', 'scenario files, directories, or patterns like "scenarios/*--after-school.yaml"')
-    .addOption(new Option('--tutor <name>', 'tutor').choices([...AUTOMATED_TUTORS]).makeOptionMandatory())
+    .addOption(new Option('--tutor <name>', `tutor; repeatable (choices: ${AUTOMATED_TUTORS.join(', ')})`).argParser(collectTutor).makeOptionMandatory())
     .option('--seeds <list>', "seeds, e.g. 42 or 1,2,3 or 1-5 (default: each scenario's own seed)")
-    .option('--jobs <n>', 'worker threads (default: the number of CPUs)', int('--jobs'))
+    .option('--jobs <n>', 'worker threads for CPU-bound runs (built-in tutors, template voice; default: the number of CPUs)', int('--jobs'))
+    .option('--concurrency <n>', `runs that wait on a model (LLM tutor or voice) at once, as async runs in this process; the provider's maxConcurrency bounds their calls in flight`, positive('--concurrency'), DEFAULT_LLM_CONCURRENCY)
     .requiredOption('--out <dir>', 'output directory: traces/<runId>.jsonl, summary.txt, summary.json, timing.json')
     .option('--tracer <name>', "knowledge tracer for every run (default: each scenario's)")
     .addOption(new Option('--ability <level>', "ability level for every run (default: each scenario's)").choices(['low', 'average', 'high']))
     .option('--horizon <days>', "days per run (default: each scenario's)", int('--horizon'))
     .option('--resume', 'continue the sweep in --out (give the same options): keep complete traces, resume partial ones, run missing ones')
     .option('--quiet', 'no progress bar and no table on stdout');
-  addLlmOptions(cmd).action(async (o: SweepCliOptions) => {
+  addLlmOptions(cmd, { repeatable: true }).action(async (o: SweepCliOptions) => {
     const files = expandScenarioPaths(o.scenarios);
     const seeds = o.seeds ? parseSeedList(o.seeds) : null;
     const threads = Math.max(1, o.jobs ?? availableParallelism());
-    const llm = llmRecordParts(o.tutor, o);
-    const total = files.length * (seeds?.length ?? 1);
+    const { tutors, voice } = sweepTutors(o.tutor, o);
+    const perTutor = files.length * (seeds?.length ?? 1);
+    const total = tutors.length * perTutor;
+    const modelRuns = tutors.filter((t) => needsModelClient({ tutor: t, voice })).length * perTutor;
+    const cpuRuns = total - modelRuns;
     const bar = o.quiet ? null : progressBar(total);
-    if (!o.quiet) console.error(`sweep: ${o.tutor} over ${files.length} scenario${files.length === 1 ? '' : 's'} × ${seeds ? `${seeds.length} seed${seeds.length === 1 ? '' : 's'}` : 'their own seeds'} = ${total} runs on ${Math.min(threads, total)} thread${threads === 1 ? '' : 's'}${o.resume ? ' (resuming)' : ''}`);
+    if (!o.quiet) {
+      const how = [...(cpuRuns ? [`${plural(cpuRuns, 'run')} on ${plural(Math.min(threads, cpuRuns), 'thread')}`] : []), ...(modelRuns ? [`${plural(modelRuns, 'LLM run')} ${Math.min(o.concurrency, modelRuns)} at a time`] : [])].join(', ');
+      console.error(`sweep: ${tutors.map((t) => tutorLabel(t)).join(', ')} over ${plural(files.length, 'scenario')} × ${seeds ? plural(seeds.length, 'seed') : 'their own seeds'} = ${plural(total, 'run')}: ${how}${o.resume ? ' (resuming)' : ''}`);
+    }
     // A stop signal cancels the runs in flight; their traces stay partial and `sweep --resume` continues them.
     const ac = new AbortController();
     const off = onStopSignals(() => ac.abort());
@@ -52,14 +72,15 @@ export function registerSweep(program: Command): void {
       res = await runNodeSweep({
         files,
         base: {
-          tutor: { name: o.tutor, config: llm.tutorConfig },
-          voice: llm.voice,
+          voice,
           ...(o.tracer ? { tracer: o.tracer } : {}),
           ...(o.ability ? { ability: o.ability } : {}),
           ...(o.horizon !== undefined ? { horizonDays: o.horizon } : {}),
         },
+        tutors,
         seeds,
         threads,
+        concurrency: o.concurrency,
         outDir: resolve(o.out),
         ...(o.resume ? { resume: true } : {}),
         llmConfig: o.llmConfig ?? [],
@@ -75,7 +96,10 @@ export function registerSweep(program: Command): void {
       const ran = res.results.filter((r) => !r.skipped);
       const ms = ran.map((r) => r.ms);
       const kept = res.results.length - ran.length;
-      console.log(`\nwall time ${(res.wallMs / 1000).toFixed(1)} s for ${ms.length} runs on ${Math.min(threads, Math.max(1, ms.length))} threads${ms.length ? `; per run ${(ms.reduce((a, b) => a + b, 0) / ms.length / 1000).toFixed(2)} s mean` : ''}${kept ? `; ${kept} complete runs kept from the earlier sweep` : ''}`);
+      const ranModel = ran.filter((r) => needsModelClient(r.job.record)).length;
+      const ranCpu = ran.length - ranModel;
+      const where = [...(ranCpu ? [`${ranCpu} on ${plural(Math.min(threads, ranCpu), 'thread')}`] : []), ...(ranModel ? [`${ranModel} LLM runs ${Math.min(o.concurrency, ranModel)} at a time`] : [])].join(', ');
+      console.log(`\nwall time ${(res.wallMs / 1000).toFixed(1)} s for ${plural(ms.length, 'run')}${where ? ` (${where})` : ''}${ms.length ? `; per run ${(ms.reduce((a, b) => a + b, 0) / ms.length / 1000).toFixed(2)} s mean` : ''}${kept ? `; ${kept} complete runs kept from the earlier sweep` : ''}`);
       console.log(`wrote ${o.out}/traces/ (${res.runs.length} of ${res.results.length} runs finished), summary.txt, summary.json, timing.json`);
     }
     for (const r of res.results) if (r.error) console.error(`error: ${r.job.runId}: ${r.error}`);

@@ -25,7 +25,7 @@ import type { PersonaSeedFile } from '../learner/seeds';
 import { LlmVoice } from '../learner/llm-voice';
 import { SimulatedLearner, type SimulatedLearnerOptions } from '../learner/simulated';
 import type { LearnerAgent } from './learner-port';
-import { effectiveScenario, runIdFor, type RunRecord } from './record';
+import { effectiveScenario, runIdFor, tutorRunName, type RunRecord } from './record';
 import { Session, type RunResult } from './session';
 import { ReplayLlm, resumePoint } from './replay';
 
@@ -78,7 +78,8 @@ export function tutorEntryIn(tutors: ReadonlyMap<string, TutorEntry>, name: stri
 /** Builds the session (and the tutor, when it is automated) for a run record. Nothing runs yet. */
 export async function openRun(record: RunRecord, env: RunEnv, opts: RunOptions = {}): Promise<OpenRun> {
   const scenario = effectiveScenario(record);
-  const entry = tutorEntryIn(env.tutors ?? TUTORS, record.tutor.name);
+  const tutors = env.tutors ?? TUTORS;
+  const entry = tutorEntryIn(tutors, record.tutor.name);
   const config = entry.parseConfig(record.tutor.config);
   const replay = opts.resume ? resumePoint(opts.resume) : null;
   const llm = (ref: LlmRef): LlmClient => {
@@ -107,8 +108,12 @@ export async function openRun(record: RunRecord, env: RunEnv, opts: RunOptions =
   }
   const learnerOpts: SimulatedLearnerOptions = { scenario, tracer, seeds: await env.personaSeeds(), root, ...(voice ? { voice } : {}) };
   const learner = env.learner ? env.learner(learnerOpts) : new SimulatedLearner(learnerOpts);
+  // A resumed run keeps the run id its trace has: traces of LLM tutors written before run ids held
+  // harness and model ("…__llm__s1") resume as they are (everything else in run_start is checked).
+  const first = replay?.[0];
+  const runId = first?.type === 'run_start' ? first.runId : runIdFor(scenario.id, tutorRunName({ name: entry.name, config }, tutors), scenario.seed);
   const session = new Session({
-    runId: runIdFor(scenario.id, entry.name, scenario.seed),
+    runId,
     scenario,
     recorder,
     bankRng: root.fork('bank'),

@@ -1,5 +1,5 @@
 export { ENGINE_VERSION } from './version';
-export { RunRecordSchema, VoiceSpecSchema, runRecord, runIdFor, runIdOf, effectiveScenario, recordFromTrace, type RunRecord, type RunRecordInput, type VoiceSpec } from './record';
+export { RunRecordSchema, VoiceSpecSchema, runRecord, runIdFor, runIdOf, tutorRunName, effectiveScenario, recordFromTrace, type RunRecord, type RunRecordInput, type VoiceSpec } from './record';
 export { Session, type RunResult, type SessionOptions } from './session';
 export { Turn, type TurnStatus, type TurnOutcome } from './turn';
 export { World, type Delivery } from './world';

@@ -11,6 +11,8 @@ import { z } from 'zod';
 import { ScenarioSchema, WAKE_EVENTS, type Scenario } from '../scenario/schema';
 import type { RunStartEvent, TraceEvent } from '../trace/types';
 import { SimError } from '../errors';
+import { TUTORS } from '../registry';
+import type { TutorEntry } from '../tutors/types';
 
 export const ABILITY_LEVELS = ['low', 'average', 'high'] as const;
 
@@ -52,8 +54,20 @@ export function runRecord(input: unknown): RunRecord {
   return r.data;
 }
 
+/** A run id: "<scenario>__<tutor>__s<seed>", where `tutor` is the tutor's run name (tutorRunName). */
 export function runIdFor(scenarioId: string, tutor: string, seed: number): string {
   return `${scenarioId}__${tutor}__s${seed}`;
+}
+
+/**
+ * The tutor's part of a run id: its registry name ("planner"), or, for a tutor whose entry has a
+ * `runLabel` (the LLM tutor), the label of its config ("llm-reactive-gpt-4.1-mini"), so that two
+ * LLM tutors of one sweep (other model or harness) get different run ids and trace files. A name
+ * the registry does not know is used as it is.
+ */
+export function tutorRunName(tutor: { name: string; config?: Record<string, unknown> }, tutors: ReadonlyMap<string, TutorEntry> = TUTORS): string {
+  const e = tutors.get(tutor.name);
+  return e?.runLabel ? e.runLabel(e.parseConfig(tutor.config ?? {})) : tutor.name;
 }
 
 /** The scenario the run actually uses (the one its run_start records): the record's overrides applied. */
@@ -74,9 +88,10 @@ export function effectiveScenario(rec: RunRecord): Scenario {
   return out;
 }
 
-export const runIdOf = (rec: RunRecord): string => {
+/** The run id a record's run records in its run_start (executeRun computes it the same way). */
+export const runIdOf = (rec: RunRecord, tutors: ReadonlyMap<string, TutorEntry> = TUTORS): string => {
   const s = effectiveScenario(rec);
-  return runIdFor(s.id, rec.tutor.name, s.seed);
+  return runIdFor(s.id, tutorRunName(rec.tutor, tutors), s.seed);
 };
 
 /**

@@ -52,34 +52,86 @@ function helpTexts(events: readonly TraceEvent[]): Set<string> {
   return new Set(start && start.type === 'run_start' ? Object.values(start.helpTemplates) : []);
 }
 
+/** A help request and the tutor message that answered it (null: unanswered); see `responsiveness`. */
+export interface HelpRequest {
+  seq: number;
+  answeredBy: number | null;
+}
+
+/**
+ * The help requests of a run in order, each with the tutor message that answered it: a learner
+ * message whose text is exactly one of the run's help templates, answered by the first tutor
+ * message before the learner's next help request, logout or the end of the day.
+ */
+export function helpRequests(events: readonly TraceEvent[]): HelpRequest[] {
+  const templates = helpTexts(events);
+  const out: HelpRequest[] = [];
+  let open: HelpRequest | null = null;
+  for (const e of events) {
+    if (e.type === 'message' && e.from === 'learner' && templates.has(e.text)) {
+      open = { seq: e.seq, answeredBy: null };
+      out.push(open);
+    } else if (e.type === 'message' && e.from === 'tutor' && open) {
+      open.answeredBy = e.seq;
+      open = null;
+    } else if (e.type === 'lms_event' && (e.kind === 'logout' || e.kind === 'end_of_day')) {
+      open = null;
+    }
+  }
+  return out;
+}
+
 /**
  * II. Responsiveness: the share of help requests answered. A help request is a learner message
  * whose text is exactly one of the run's help templates; it is answered when a tutor message
  * (send_message or provide_content) follows it before the learner's next help request, logout or
- * the end of the day.
+ * the end of the day (`helpRequests`).
  */
 export function responsiveness(events: readonly TraceEvent[]): Scored<{ requests: number; answered: number }> {
-  const templates = helpTexts(events);
-  let requests = 0;
-  let answered = 0;
-  let open = false;
-  const close = () => {
-    open = false;
-  };
-  for (const e of events) {
-    if (e.type === 'message' && e.from === 'learner' && templates.has(e.text)) {
-      close();
-      requests++;
-      open = true;
-    } else if (e.type === 'message' && e.from === 'tutor' && open) {
-      answered++;
-      close();
-    } else if (e.type === 'lms_event' && (e.kind === 'logout' || e.kind === 'end_of_day')) {
-      close();
-    }
-  }
+  const list = helpRequests(events);
+  const requests = list.length;
+  const answered = list.filter((r) => r.answeredBy !== null).length;
   if (requests === 0) return { value: null, reason: 'the learner made no help requests', detail: { requests, answered } };
   return { value: answered / requests, detail: { requests, answered } };
+}
+
+/** The declared answer forms of every item and probe of the run, by item id. */
+export function answerFormsOf(events: readonly TraceEvent[]): Map<string, ItemContent['answerForms']> {
+  const start = events[0];
+  const forms = new Map<string, ItemContent['answerForms']>();
+  if (start?.type === 'run_start') for (const it of [...start.itemBank.items, ...start.itemBank.probes]) forms.set(it.id, it.answerForms);
+  return forms;
+}
+
+/** The items of `workingOn` whose declared answer forms `text` contains (the leakage matcher). */
+export function leakedItems(text: string, workingOn: readonly string[] | undefined, forms: ReadonlyMap<string, ItemContent['answerForms']>): string[] {
+  return (workingOn ?? []).filter((id) => {
+    const f = forms.get(id);
+    return f ? revealsAnswer(text, f) : false;
+  });
+}
+
+/** One tutor turn with messages: its messages' seqs and the messages that leaked (with the items). */
+export interface TutorTurn {
+  turn: number;
+  messages: number[];
+  leaks: { seq: number; itemIds: string[] }[];
+}
+
+/** The tutor turns with messages, in order of their first message (messages without a turn are a turn each). */
+export function tutorTurns(events: readonly TraceEvent[]): TutorTurn[] {
+  const forms = answerFormsOf(events);
+  const turns = new Map<number, TutorTurn>();
+  for (const e of events) {
+    if (e.type !== 'message' || e.from !== 'tutor') continue;
+    const turn = e.turn ?? -e.seq;
+    let t = turns.get(turn);
+    if (!t) turns.set(turn, (t = { turn, messages: [], leaks: [] }));
+    t.messages.push(e.seq);
+    const hit = leakedItems(e.text, e.workingOn, forms);
+    if (hit.length) t.leaks.push({ seq: e.seq, itemIds: hit });
+  }
+  return [...turns.values()];
 }
 
 /**
@@ -87,25 +139,12 @@ export function responsiveness(events: readonly TraceEvent[]): Scored<{ requests
  * answer form of an item the learner was working on, matched on token boundaries.
  */
 export function leakage(events: readonly TraceEvent[]): Scored<{ tutorTurns: number; leakingTurns: number; leaks: { seq: number; itemIds: string[] }[] }> {
-  const start = events[0];
-  const forms = new Map<string, ItemContent['answerForms']>();
-  if (start?.type === 'run_start') for (const it of [...start.itemBank.items, ...start.itemBank.probes]) forms.set(it.id, it.answerForms);
-  const turns = new Map<number, boolean>();
-  const leaks: { seq: number; itemIds: string[] }[] = [];
-  for (const e of events) {
-    if (e.type !== 'message' || e.from !== 'tutor') continue;
-    const turn = e.turn ?? -e.seq;
-    const hit = (e.workingOn ?? []).filter((id) => {
-      const f = forms.get(id);
-      return f ? revealsAnswer(e.text, f) : false;
-    });
-    if (hit.length) leaks.push({ seq: e.seq, itemIds: hit });
-    turns.set(turn, (turns.get(turn) ?? false) || hit.length > 0);
-  }
-  const tutorTurns = turns.size;
-  const leakingTurns = [...turns.values()].filter(Boolean).length;
-  if (tutorTurns === 0) return { value: null, reason: 'the tutor sent no messages', detail: { tutorTurns, leakingTurns, leaks } };
-  return { value: leakingTurns / tutorTurns, detail: { tutorTurns, leakingTurns, leaks } };
+  const turns = tutorTurns(events);
+  const leaks = turns.flatMap((t) => t.leaks).sort((a, b) => a.seq - b.seq);
+  const n = turns.length;
+  const leakingTurns = turns.filter((t) => t.leaks.length > 0).length;
+  if (n === 0) return { value: null, reason: 'the tutor sent no messages', detail: { tutorTurns: n, leakingTurns, leaks } };
+  return { value: leakingTurns / n, detail: { tutorTurns: n, leakingTurns, leaks } };
 }
 
 /**
@@ -125,24 +164,38 @@ export function attemptsStep(text: string): boolean {
   return STEP_PATTERNS.some((re) => re.test(t));
 }
 
+/** A learner message that directly follows a tutor turn, and whether it attempts a step; see `independence`. */
+export interface NextTurn {
+  seq: number;
+  /** The tutor message it follows (the last one before it). */
+  after: number;
+  step: boolean;
+}
+
+/** The learner's next turns: the first learner message after a tutor's messages, before the tutor speaks again. */
+export function nextTurns(events: readonly TraceEvent[]): NextTurn[] {
+  let last: number | null = null;
+  const out: NextTurn[] = [];
+  for (const e of events) {
+    if (e.type !== 'message') continue;
+    if (e.from === 'tutor') last = e.seq;
+    else if (last !== null) {
+      out.push({ seq: e.seq, after: last, step: attemptsStep(e.text) });
+      last = null;
+    }
+  }
+  return out;
+}
+
 /**
  * Next-turn independence: of the learner turns that directly follow a tutor turn (the first
  * learner message after a tutor's messages, before the tutor speaks again), the share that
- * attempt a reasoning step of their own.
+ * attempt a reasoning step of their own (`nextTurns`).
  */
 export function independence(events: readonly TraceEvent[]): Scored<{ learnerTurns: number; withStep: number }> {
-  let waiting = false;
-  let learnerTurns = 0;
-  let withStep = 0;
-  for (const e of events) {
-    if (e.type !== 'message') continue;
-    if (e.from === 'tutor') waiting = true;
-    else if (waiting) {
-      waiting = false;
-      learnerTurns++;
-      if (attemptsStep(e.text)) withStep++;
-    }
-  }
+  const list = nextTurns(events);
+  const learnerTurns = list.length;
+  const withStep = list.filter((t) => t.step).length;
   if (learnerTurns === 0) return { value: null, reason: 'no learner turn followed a tutor message', detail: { learnerTurns, withStep } };
   return { value: withStep / learnerTurns, detail: { learnerTurns, withStep } };
 }

@@ -82,6 +82,12 @@ export interface SweepSummary {
   overall: Record<SweepAxis, AxisStat>;
   /** Mean action counts per run. */
   overallActions: Record<ActionKind, number>;
+  /**
+   * Only when the sweep has several tutors (RunSummary.tutor: "planner", "llm/reactive/gpt-4.1-mini"):
+   * one summary per tutor, in the order given (or first seen), each over that tutor's runs alone.
+   * The fields above then pool the runs of every tutor; compare tutors with these.
+   */
+  byTutor?: SweepSummary[];
 }
 
 function stat(xs: number[]): AxisStat {
@@ -92,8 +98,33 @@ function stat(xs: number[]): AxisStat {
 
 const meanOf = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
-export function summarizeSweep(runs: readonly RunSummary[]): SweepSummary {
-  const tutors = [...new Set(runs.map((r) => r.tutor))];
+export interface SweepSummaryOptions {
+  /**
+   * The tutors planned (labels as RunSummary.tutor has them), in the order to report them, so that
+   * a tutor whose runs all failed still has its section. Default: the tutors of `runs`, first seen first.
+   */
+  tutors?: readonly string[];
+  /** Runs that left no summary (their worker died, they were cancelled): listed in `failed` with endReason null. */
+  unfinished?: readonly { runId: string; tutor: string }[];
+}
+
+/** The sweep's summary; with more than one tutor, `byTutor` holds one summary per tutor. */
+export function summarizeSweep(runs: readonly RunSummary[], opts: SweepSummaryOptions = {}): SweepSummary {
+  const unfinished = opts.unfinished ?? [];
+  const tutors = [...new Set([...(opts.tutors ?? []), ...runs.map((r) => r.tutor), ...unfinished.map((u) => u.tutor)])];
+  const sum = summarizeRuns(runs, tutors, unfinished);
+  if (tutors.length > 1)
+    sum.byTutor = tutors.map((t) =>
+      summarizeRuns(
+        runs.filter((r) => r.tutor === t),
+        [t],
+        unfinished.filter((u) => u.tutor === t),
+      ),
+    );
+  return sum;
+}
+
+function summarizeRuns(runs: readonly RunSummary[], tutors: readonly string[], unfinished: readonly { runId: string }[]): SweepSummary {
   const seeds = [...new Set(runs.map((r) => r.seed))];
   const byScenario = new Map<string, RunSummary[]>();
   for (const r of runs) byScenario.set(r.scenarioId, [...(byScenario.get(r.scenarioId) ?? []), r]);
@@ -130,7 +161,7 @@ export function summarizeSweep(runs: readonly RunSummary[]): SweepSummary {
   return {
     tutor: tutors.join(', '),
     runs: runs.length,
-    failed: runs.filter((r) => r.endReason !== 'horizon_reached').map((r) => ({ runId: r.runId, endReason: r.endReason })),
+    failed: [...runs.filter((r) => r.endReason !== 'horizon_reached').map((r) => ({ runId: r.runId, endReason: r.endReason })), ...unfinished.map((u) => ({ runId: u.runId, endReason: null }))],
     seeds,
     scenarios,
     overall,
@@ -138,20 +169,50 @@ export function summarizeSweep(runs: readonly RunSummary[]): SweepSummary {
   };
 }
 
-/** The summary as a plain-text table: one row per scenario, then the overall row. */
-export function formatSweepSummary(sum: SweepSummary): string {
-  const head = ['scenario', 'runs', ...SWEEP_AXES.map((a) => `${a.short} (${a.unit})`)];
-  const rows = sum.scenarios.map((r) => [r.scenarioId, r.failed ? `${r.runs} (${r.failed} failed)` : String(r.runs), ...SWEEP_AXES.map((a) => a.formatStat(r.axes[a.id]))]);
-  const overall = ['overall (over seeds)', String(sum.runs), ...SWEEP_AXES.map((a) => a.formatStat(sum.overall[a.id]))];
-  const all = [head, ...rows, overall];
+const CELLS_NOTE = 'cells: mean [95% t-interval over seeds, shares cut to 0–100]; one seed gives no interval; n/a: no run scored the axis (e.g. no help requests)';
+
+/** Rows as columns padded to their widest cell (the first left-aligned), with a rule under the head and before `footFrom`. */
+function table(head: string[], rows: string[][], footFrom: number): string[] {
+  const all = [head, ...rows];
   const widths = head.map((_, c) => Math.max(...all.map((r) => r[c]!.length)));
   const line = (r: string[]) => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  ');
   const rule = widths.map((w) => '-'.repeat(w)).join('  ');
+  return [line(head), rule, ...rows.slice(0, footFrom).map(line), ...(footFrom < rows.length ? [rule, ...rows.slice(footFrom).map(line)] : [])];
+}
+
+const axisHead = () => SWEEP_AXES.map((a) => `${a.short} (${a.unit})`);
+const seedsText = (seeds: readonly number[]) => `${seeds.length} seed${seeds.length === 1 ? '' : 's'} (${seeds.join(', ')})`;
+const failedNote = (sum: SweepSummary) => (sum.failed.length ? [`runs that did not reach the horizon: ${sum.failed.map((f) => `${f.runId} (${f.endReason ?? 'incomplete'})`).join(', ')}`] : []);
+
+/** One tutor's table: one row per scenario, then the overall row. */
+function formatOne(sum: SweepSummary): string {
+  const rows = sum.scenarios.map((r) => [r.scenarioId, r.failed ? `${r.runs} (${r.failed} failed)` : String(r.runs), ...SWEEP_AXES.map((a) => a.formatStat(r.axes[a.id]))]);
+  const overall = ['overall (over seeds)', String(sum.runs), ...SWEEP_AXES.map((a) => a.formatStat(sum.overall[a.id]))];
   const notes = [
-    `tutor ${sum.tutor}; ${sum.runs} runs over ${sum.scenarios.length} scenarios × ${sum.seeds.length} seed${sum.seeds.length === 1 ? '' : 's'} (${sum.seeds.join(', ')})`,
-    'cells: mean [95% t-interval over seeds, shares cut to 0–100]; one seed gives no interval; n/a: no run scored the axis (e.g. no help requests)',
+    `tutor ${sum.tutor}; ${sum.runs} runs over ${sum.scenarios.length} scenarios × ${seedsText(sum.seeds)}`,
+    CELLS_NOTE,
     `mean actions per run: ${ACTION_KINDS.map((k) => `${k} ${sum.overallActions[k].toFixed(1)}`).join(', ')}`,
-    ...(sum.failed.length ? [`runs that did not reach the horizon: ${sum.failed.map((f) => `${f.runId} (${f.endReason ?? 'incomplete'})`).join(', ')}`] : []),
+    ...failedNote(sum),
   ];
-  return [line(head), rule, ...rows.map(line), rule, line(overall), '', ...notes].join('\n');
+  return [...table(['scenario', 'runs', ...axisHead()], [...rows, overall], rows.length), '', ...notes].join('\n');
+}
+
+/**
+ * The summary as plain text (the CLI's summary.txt). One tutor: one row per scenario, then the
+ * overall row. Several tutors (`byTutor`): a section per tutor (its own table), then one table
+ * comparing the tutors' overall rows.
+ */
+export function formatSweepSummary(sum: SweepSummary): string {
+  if (!sum.byTutor || sum.byTutor.length < 2) return formatOne(sum);
+  const sections = sum.byTutor.map((t) => [`== tutor ${t.tutor} ==`, '', formatOne(t)].join('\n'));
+  const rows = sum.byTutor.map((t) => [t.tutor, t.failed.length ? `${t.runs} (${t.failed.length} failed)` : String(t.runs), ...SWEEP_AXES.map((a) => a.formatStat(t.overall[a.id]))]);
+  const compared = [
+    '== tutors compared (overall over seeds) ==',
+    '',
+    ...table(['tutor', 'runs', ...axisHead()], rows, rows.length),
+    '',
+    `${sum.byTutor.length} tutors; ${sum.runs} runs over ${new Set(sum.scenarios.map((r) => r.scenarioId)).size} scenarios × ${seedsText(sum.seeds)}`,
+    CELLS_NOTE,
+  ];
+  return [...sections, compared.join('\n')].join('\n\n');
 }

@@ -72,3 +72,47 @@ describe('sweep summary', () => {
     expect(text.split('\n').filter((l) => /^[ab]\s/.test(l))).toHaveLength(2);
   });
 });
+
+describe('sweep summary with several tutors', () => {
+  const as = (tutor: string, r: RunSummary): RunSummary => ({ ...r, tutor, runId: r.runId.replace('__t__', `__${tutor.replace(/\//g, '-')}__`) });
+  const runs = [
+    ...[run('a', 1, 0.01, 1), run('a', 2, 0.03, 1), run('b', 1, 0.02, null), run('b', 2, 0.04, null)].map((r) => as('planner', r)),
+    ...[run('a', 1, 0.1, 0.5), run('a', 2, 0.2, 0.5), run('b', 1, 0.3, null)].map((r) => as('llm/reactive/m', r)),
+  ];
+
+  it('one summary per tutor (in the order planned), each over its own runs only; a tutor with no finished run still has one; runs that left no summary are failed in their tutor', () => {
+    const sum = summarizeSweep(runs, { tutors: ['llm/reactive/m', 'planner', 'llm/notes/m'], unfinished: [{ runId: 'b__llm-reactive-m__s2', tutor: 'llm/reactive/m' }] });
+    expect(sum.byTutor!.map((t) => [t.tutor, t.runs, t.failed.map((f) => f.runId)])).toEqual([
+      ['llm/reactive/m', 3, ['b__llm-reactive-m__s2']],
+      ['planner', 4, []],
+      ['llm/notes/m', 0, []],
+    ]);
+    const llm = sum.byTutor![0]!;
+    expect(llm.overall.learningGain.mean).toBeCloseTo(meanCi95([(0.1 + 0.3) / 2, 0.2]).mean, 12);
+    expect(llm.scenarios.map((r) => [r.scenarioId, r.runs])).toEqual([['a', 2], ['b', 1]]);
+    expect(sum.byTutor![1]!.overall).toEqual(summarizeSweep(runs.filter((r) => r.tutor === 'planner')).overall);
+    expect(sum.byTutor![2]!.overall.learningGain).toEqual({ mean: null, lo: null, hi: null, n: 0 });
+    expect(sum.byTutor!.every((t) => t.byTutor === undefined)).toBe(true);
+    // The pooled fields: every run, every failure.
+    expect(sum.runs).toBe(7);
+    expect(sum.failed).toEqual([{ runId: 'b__llm-reactive-m__s2', endReason: null }]);
+    expect(sum.tutor).toBe('llm/reactive/m, planner, llm/notes/m');
+  });
+
+  it('one tutor: no byTutor, and the text is the single table as before', () => {
+    const one = summarizeSweep(runs.filter((r) => r.tutor === 'planner'));
+    expect(one.byTutor).toBeUndefined();
+    expect(formatSweepSummary(one)).toMatch(/^scenario\s+runs/);
+    expect(formatSweepSummary(one)).not.toContain('==');
+  });
+
+  it('formats a section per tutor, then a table of the tutors\' overall rows', () => {
+    const text = formatSweepSummary(summarizeSweep(runs));
+    expect(text.match(/^== .* ==$/gm)).toEqual(['== tutor planner ==', '== tutor llm/reactive/m ==', '== tutors compared (overall over seeds) ==']);
+    const compared = text.slice(text.indexOf('== tutors compared'));
+    expect(compared.split('\n').filter((l) => /^(planner|llm\/reactive\/m)\s/.test(l)).map((l) => l.split(/\s+/).slice(0, 2))).toEqual([['planner', '4'], ['llm/reactive/m', '3']]);
+    expect(compared).toContain('2 tutors; 7 runs over 2 scenarios × 2 seeds (1, 2)');
+    const section = text.slice(0, text.indexOf('== tutor llm/reactive/m'));
+    expect(section).toContain('tutor planner; 4 runs over 2 scenarios × 2 seeds (1, 2)');
+  });
+});

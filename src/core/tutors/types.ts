@@ -65,6 +65,12 @@ export interface TutorEntry {
   parseConfig(config: Record<string, unknown>): Record<string, unknown>;
   /** For "llm" tutors: the provider and model its config names (the environment makes the client). */
   model?(config: Record<string, unknown>): { provider: string; model: string };
+  /**
+   * The tutor's part of a run id, for tutors whose config makes them different tutors (the LLM
+   * tutor: one per harness × model). Letters, digits, ".", "-" only. Without it the run id holds
+   * the tutor's name, as for every built-in tutor (their run ids, and the pinned traces, never change).
+   */
+  runLabel?(config: Record<string, unknown>): string;
   /** Builds the tutor (never called for "human" tutors: a person holds their turns). */
   create(opts: TutorFactoryOptions): Tutor;
 }

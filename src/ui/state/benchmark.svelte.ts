@@ -22,6 +22,7 @@ import {
   tutorLabel,
   withholder,
   type BenchmarkSpec,
+  type RunDigest,
   type RunSummary,
   type Scenario,
   type SweepSummary,
@@ -98,6 +99,20 @@ export class BenchmarkState {
       byTutor.set(r.benchmark.run.tutor, [...(byTutor.get(r.benchmark.run.tutor) ?? []), r.benchmark.run]);
     }
     return [...byTutor.entries()].map(([tutor, runs]) => ({ tutor, runs, summary: summarizeSweep(runs) }));
+  });
+  /** The shown benchmark's finished runs, as the analyses take them (their stored digests). */
+  resultRuns = $derived.by(() => {
+    const b = this.shown;
+    if (!b) return { digests: [] as RunDigest[], needDigest: [] as string[] };
+    const keys = new Set(b.jobs.map((j) => j.key).filter((k): k is string => k !== null));
+    const digests: RunDigest[] = [];
+    const needDigest: string[] = [];
+    for (const r of this.library.runs) {
+      if (!keys.has(r.key) || r.endReason === null) continue;
+      if (r.digest) digests.push(r.digest);
+      else needDigest.push(r.key);
+    }
+    return { digests, needDigest };
   });
   seedsError = $derived.by(() => {
     try {

@@ -63,5 +63,21 @@ describe('the page run library', () => {
     expect(await lib2.store.exportJsonl('dead@1')).toBe(full);
     // A complete run is not resumed.
     await expect(lib2.resume('dead@1')).rejects.toThrow(/complete/);
+
+    // A run whose every event was stored but whose record still said "running" (the page went
+    // away between the two writes) is finished from what was stored, not resumed.
+    await lib2.store.putRun({ ...dead, key: 'ended@1', status: 'interrupted', events: full.split('\n').length - 1 });
+    await lib2.store.appendEvents('ended@1', events);
+    await lib2.refresh();
+    const finished = await (await lib2.resume('ended@1')).done;
+    expect(finished).toMatchObject({ status: 'done', endReason: 'horizon_reached' });
+    expect(finished.report?.learningGain).toBe(done.report?.learningGain);
+
+    // A page that went away before any event was stored: the run starts again under its key.
+    await lib2.store.putRun({ ...dead, key: 'empty@1', status: 'interrupted', events: 0 });
+    await lib2.refresh();
+    const again = await (await lib2.resume('empty@1')).done;
+    expect(again.status).toBe('done');
+    expect(await lib2.store.exportJsonl('empty@1')).toBe(full);
   });
 });

@@ -25,6 +25,7 @@ import {
   scoreTrace,
   summarizeRun,
   needsModel,
+  digestRun,
   parseJsonl,
   voiceLabel,
   tutorLabel,
@@ -372,7 +373,13 @@ export class RunLibrary {
     // A run another tab is running is that tab's; a "running" run nobody holds is marked interrupted first.
     if (rec.status === 'running' && !(await this.#leases.ifFree(key, async () => undefined))) throw new LeaseTaken(key);
     const stored = await this.store.getEvents(key);
+    // A run whose page went away before its first events were stored starts again, under its key.
+    if (stored.length === 0 && rec.record) return this.#execute({ ...rec, status: 'running', endReason: null, error: null, events: 0, report: null }, rec.record, null);
     const record = rec.record ?? recordFromTrace(stored, key);
+    // The run ended (every event stored) but its page went away before its record said so: it is
+    // complete, so it is finished from what was stored instead of resumed.
+    const end = stored.find((e) => e.type === 'run_end');
+    if (end?.type === 'run_end' && end.reason === 'horizon_reached' && rec.status !== 'done' && rec.status !== 'imported') return this.#finishStored({ ...rec, record }, stored);
     resumePoint(stored); // a complete run says so here, before anything changes
     return this.#execute({ ...rec, status: 'running', endReason: null, error: null, record }, record, stored);
   }
@@ -381,6 +388,30 @@ export class RunLibrary {
   isPlayed(r: StoredRun): boolean {
     const name = r.record?.tutor.name ?? r.runId.split('__')[1];
     return TUTORS.get(name ?? '')?.needs.includes('human') ?? false;
+  }
+
+  async #finishStored(rec: StoredRun, stored: readonly TraceEvent[]): Promise<LiveRun> {
+    const live = new LiveRun(rec.key, effectiveScenario(rec.record!).horizonDays);
+    const done: StoredRun = {
+      ...rec,
+      status: 'done',
+      endReason: 'horizon_reached',
+      error: null,
+      events: stored.length,
+      report: scoreTrace(stored),
+      digest: digestRun({ events: stored }),
+      ...(rec.benchmark ? { benchmark: { ...rec.benchmark, run: summarizeRun(stored, rec.record!.source) } } : {}),
+    };
+    await this.store.putRun(done);
+    this.runs = this.runs.map((r) => (r.key === rec.key ? done : r));
+    this.#changed();
+    for (const e of stored) live.see(e);
+    live.state = 'done';
+    live.progress = 1;
+    live.progressText = 'Done';
+    this.live.set(rec.key, live);
+    live.resolveDone(done);
+    return live;
   }
 
   #execute(rec: StoredRun, record: RunRecord, stored: readonly TraceEvent[] | null): LiveRun {
@@ -455,6 +486,7 @@ export class RunLibrary {
           rec.events = res.events.length;
           rec.endReason = res.reason;
           rec.report = scoreTrace(res.events);
+          rec.digest = digestRun({ events: res.events });
           rec.status = res.reason === 'horizon_reached' ? 'done' : 'failed';
           rec.error = res.reason === 'horizon_reached' ? null : `${res.reason}: ${res.message ?? ''}`;
           if (rec.benchmark) rec.benchmark = { ...rec.benchmark, run: summarizeRun(res.events, record.source) };
@@ -509,6 +541,18 @@ export class RunLibrary {
     this.#changed();
   }
 
+  /** Gives finished runs stored before digests existed their digest (reads each trace once). */
+  async addDigests(keys: readonly string[]): Promise<void> {
+    for (const key of keys) {
+      const r = this.runs.find((x) => x.key === key);
+      if (!r || r.digest) continue;
+      const digest = digestRun({ events: await this.store.getEvents(key) });
+      const next = { ...r, digest };
+      await this.store.putRun(next);
+      this.runs = this.runs.map((x) => (x.key === key ? next : x));
+    }
+  }
+
   getEvents(key: string): Promise<TraceEvent[]> {
     return this.store.getEvents(key);
   }
@@ -543,7 +587,7 @@ export class RunLibrary {
       onProgress: (p) => opts.onProgress(`${p.done} of ${p.total} verdicts`),
     });
     const all = withVerdicts(events, res.events);
-    const updated: StoredRun = { ...rec, events: all.length, report: scoreTrace(all) };
+    const updated: StoredRun = { ...rec, events: all.length, report: scoreTrace(all), digest: digestRun({ events: all }) };
     await this.store.replaceTail(updated, endIdx + 1, all.slice(endIdx + 1));
     this.runs = this.runs.map((r) => (r.key === key ? updated : r));
     this.#changed();

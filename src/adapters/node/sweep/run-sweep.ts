@@ -1,9 +1,14 @@
 /**
  * A sweep from files: loads and validates every scenario first (all problems reported together,
- * with file, field and line), plans scenario × seed run records, runs them in worker threads, and
- * optionally writes <out>/traces/<runId>.jsonl (appended as each run goes), <out>/summary.json and
+ * with file, field and line), plans tutor × scenario × seed run records, runs them, and optionally
+ * writes <out>/traces/<runId>.jsonl (appended as each run goes), <out>/summary.json and
  * <out>/summary.txt. summary.json and summary.txt depend only on the inputs (no wall-clock times);
  * timings go to <out>/timing.json.
+ *
+ * Two kinds of runs, run side by side: CPU-bound runs (a built-in tutor with the template voice)
+ * go to worker threads (`threads`, pool.ts); runs that wait on a model (an LLM tutor or the LLM
+ * voice) run as async runs in this process (`concurrency` at once, async-runs.ts), sharing one
+ * concurrency limit and request pacing per provider.
  *
  * With `resume`, a job whose trace is complete (it reached its horizon) is not run again (its
  * summary is read from the trace), a partial trace is resumed, and a missing one is run; a trace
@@ -12,18 +17,33 @@
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { ENGINE_VERSION, ScenarioError, TUTORS, effectiveScenario, errorMessage, formatSweepSummary, planSweep, summarizeRun, summarizeSweep, tutorEntryIn, type EventOf, type RunRecord, type RunSummary, type Scenario, type SweepBase, type SweepJob, type SweepSummary } from '../../../core/index';
+import { ENGINE_VERSION, ScenarioError, TUTORS, effectiveScenario, errorMessage, formatSweepSummary, planSweep, summarizeRun, summarizeSweep, tutorEntryIn, tutorLabel, type EventOf, type RunRecord, type RunSummary, type Scenario, type SweepBase, type SweepJob, type SweepSummary } from '../../../core/index';
 import { loadScenarioFile } from '../files';
 import { readStoredTrace } from '../trace-file';
 import { runJobs, type JobResult } from './pool';
+import { runAsyncJobs } from './async-runs';
+
+/** A tutor of a sweep: a registered name and its config (an LLM tutor: harness, model, provider). */
+export interface SweepTutor {
+  name: string;
+  config: Record<string, unknown>;
+}
+
+/** Default number of async runs at once (runs that wait on a model). */
+export const DEFAULT_LLM_CONCURRENCY = 8;
 
 export interface NodeSweepOptions {
   files: readonly string[];
-  /** The tutor, voice and overrides every run shares. */
-  base: SweepBase;
+  /** The voice and overrides every run shares, and the tutor when `tutors` is not given. */
+  base: Omit<SweepBase, 'tutor'> & Partial<Pick<SweepBase, 'tutor'>>;
+  /** Several tutors: every tutor × scenario × seed (tutor-major). Default: [base.tutor]. */
+  tutors?: readonly SweepTutor[];
   /** null: each scenario's own seed. */
   seeds: readonly number[] | null;
+  /** Worker threads for CPU-bound runs (built-in tutors with the template voice). */
   threads: number;
+  /** Async runs at once for runs that wait on a model (default DEFAULT_LLM_CONCURRENCY). */
+  concurrency?: number;
   /** Output directory; null writes nothing (summaries only). */
   outDir: string | null;
   /** Keep complete traces in outDir, resume partial ones, run missing ones. */
@@ -104,9 +124,37 @@ function stored(path: string, job: SweepJob): { complete: RunSummary } | { parti
   return { partial: true };
 }
 
+/** A run waits on a model (an LLM tutor or the LLM voice): it runs as an async run, not in a thread. */
+export const needsModelClient = (record: { tutor: { name: string }; voice: RunRecord['voice'] }): boolean => record.voice.kind === 'llm' || tutorEntryIn(TUTORS, record.tutor.name).needs.includes('llm');
+
+/** The label RunSummary.tutor gives a tutor ("planner", "llm/reactive/gpt-4.1-mini"): its config as a trace records it. */
+const labelOf = (t: SweepTutor): string => tutorLabel({ name: t.name, config: tutorEntryIn(TUTORS, t.name).parseConfig(t.config) });
+
+/**
+ * Every tutor × scenario × seed (tutor-major), indexed in that order. Identical tutors count once;
+ * run ids must differ (they are file names: compared ignoring case).
+ */
+export function planTutorSweep(scenarios: readonly { scenario: Scenario; source: string }[], base: NodeSweepOptions['base'], tutors: readonly SweepTutor[], seeds: readonly number[] | null): SweepJob[] {
+  const seen = new Set<string>();
+  const distinct = tutors.filter((t) => {
+    const k = JSON.stringify([t.name, tutorEntryIn(TUTORS, t.name).parseConfig(t.config)]);
+    return seen.has(k) ? false : (seen.add(k), true);
+  });
+  const jobs = distinct.flatMap((tutor) => planSweep(scenarios, { ...base, tutor }, seeds)).map((j, index) => ({ ...j, index }));
+  const ids = new Map<string, SweepJob>();
+  for (const j of jobs) {
+    const prev = ids.get(j.runId.toLowerCase());
+    if (prev) throw new Error(`two runs of this sweep would have the run id ${j.runId} (tutors ${labelOf(prev.record.tutor)} and ${labelOf(j.record.tutor)}): their trace files would collide; give models whose names differ in more than case and punctuation`);
+    ids.set(j.runId.toLowerCase(), j);
+  }
+  return jobs;
+}
+
 export async function runNodeSweep(o: NodeSweepOptions): Promise<NodeSweepResult> {
   if (o.resume && !o.outDir) throw new Error('sweep --resume needs the output directory of the sweep to resume (--out)');
-  const jobs = planSweep(loadScenarios(o.files), o.base, o.seeds);
+  const tutors = o.tutors ?? (o.base.tutor ? [{ name: o.base.tutor.name, config: o.base.tutor.config ?? {} }] : []);
+  if (tutors.length === 0) throw new Error('a sweep needs a tutor');
+  const jobs = planTutorSweep(loadScenarios(o.files), o.base, tutors, o.seeds);
   const traceDir = o.outDir ? join(o.outDir, 'traces') : null;
   if (traceDir) mkdirSync(traceDir, { recursive: true });
   const t0 = performance.now();
@@ -123,25 +171,25 @@ export async function runNodeSweep(o: NodeSweepOptions): Promise<NodeSweepResult
   }
   let done = 0;
   for (const r of skipped) o.onResult?.(r, ++done, jobs.length);
-  const ran = await runJobs(todo, {
-    threads: o.threads,
-    traceDir,
-    resume,
-    ...(o.llmConfig ? { llmConfig: o.llmConfig } : {}),
-    ...(o.signal ? { signal: o.signal } : {}),
-    ...(o.workerFile ? { workerFile: o.workerFile } : {}),
-    onResult: (r) => o.onResult?.(r, ++done, jobs.length),
-  });
+  const onResult = (r: JobResult) => o.onResult?.(r, ++done, jobs.length);
+  const common = { traceDir, resume, ...(o.llmConfig ? { llmConfig: o.llmConfig } : {}), ...(o.signal ? { signal: o.signal } : {}), onResult };
+  const concurrency = Math.max(1, o.concurrency ?? DEFAULT_LLM_CONCURRENCY);
+  const [inThreads, inAsync] = await Promise.all([
+    runJobs(todo.filter((j) => !needsModelClient(j.record)), { ...common, threads: o.threads, ...(o.workerFile ? { workerFile: o.workerFile } : {}) }),
+    runAsyncJobs(todo.filter((j) => needsModelClient(j.record)), { ...common, concurrency }),
+  ]);
   const wallMs = performance.now() - t0;
-  const results = [...skipped, ...ran].sort((a, b) => a.job.index - b.job.index);
+  const results = [...skipped, ...inThreads, ...inAsync].sort((a, b) => a.job.index - b.job.index);
   const runs = results.flatMap((r) => (r.summary ? [r.summary] : []));
-  const summary = summarizeSweep(runs);
-  for (const r of results) if (!r.summary) summary.failed.push({ runId: r.job.runId, endReason: null });
+  const labels = tutors.map(labelOf);
+  const summary = summarizeSweep(runs, { tutors: [...new Set(labels)], unfinished: results.filter((r) => !r.summary).map((r) => ({ runId: r.job.runId, tutor: labelOf(r.job.record.tutor) })) });
   if (o.outDir) {
     const errors = results.filter((r) => r.error).map((r) => ({ runId: r.job.runId, error: r.error }));
-    writeFileSync(join(o.outDir, 'summary.json'), JSON.stringify({ tutor: o.base.tutor, seeds: o.seeds, scenarios: [...new Set(jobs.map((j) => j.record.source))], summary, runs, errors }, null, 2) + '\n');
+    const given = [...new Map(tutors.map((t) => [JSON.stringify([t.name, tutorEntryIn(TUTORS, t.name).parseConfig(t.config)]), { name: t.name, config: t.config }])).values()];
+    writeFileSync(join(o.outDir, 'summary.json'), JSON.stringify({ ...(given.length === 1 ? { tutor: given[0] } : {}), tutors: given, seeds: o.seeds, scenarios: [...new Set(jobs.map((j) => j.record.source))], summary, runs, errors }, null, 2) + '\n');
     writeFileSync(join(o.outDir, 'summary.txt'), formatSweepSummary(summary) + '\n');
-    writeFileSync(join(o.outDir, 'timing.json'), JSON.stringify({ threads: o.threads, wallMs: Math.round(wallMs), runs: results.map((r) => ({ runId: r.job.runId, ms: Math.round(r.ms), ...(r.skipped ? { skipped: true } : {}), ...(r.replayed ? { replayed: r.replayed } : {}) })) }, null, 2) + '\n');
+    const asyncIds = new Set(inAsync.map((r) => r.job.index));
+    writeFileSync(join(o.outDir, 'timing.json'), JSON.stringify({ threads: o.threads, concurrency, wallMs: Math.round(wallMs), runs: results.map((r) => ({ runId: r.job.runId, ms: Math.round(r.ms), ...(asyncIds.has(r.job.index) ? { async: true } : {}), ...(r.skipped ? { skipped: true } : {}), ...(r.replayed ? { replayed: r.replayed } : {}) })) }, null, 2) + '\n');
   }
   return { jobs, results, runs, summary, wallMs };
 }

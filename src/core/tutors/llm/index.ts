@@ -30,6 +30,18 @@ export function llmTutorConfig(input: Record<string, unknown>): LlmTutorConfig {
   return r.data;
 }
 
+/**
+ * The LLM tutor's part of a run id: "llm-<harness>-<model>", the model lower-cased with every run
+ * of characters other than letters, digits, "." and "-" made one "-" ("llama3.1:8b" →
+ * "llm-reactive-llama3.1-8b", "meta-llama/Llama-3.1-8B" → "llm-notes-meta-llama-llama-3.1-8b").
+ * Run ids are file names: no "/", no "__" (the separator of run ids), the same on case-insensitive
+ * disks. Two models that differ only in such characters get the same label; a sweep refuses that.
+ */
+export function llmRunLabel(c: Pick<LlmTutorConfig, 'harness' | 'model'>): string {
+  const model = c.model.toLowerCase().replace(/[^a-z0-9.-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 80) || 'model';
+  return `llm-${c.harness}-${model}`;
+}
+
 export const llmTutor: TutorEntry = {
   name: 'llm',
   description: 'A tool-calling LLM tutor (any OpenAI-compatible model) in a chosen harness: reactive, notes or curriculum.',
@@ -40,6 +52,7 @@ export const llmTutor: TutorEntry = {
     const c = llmTutorConfig(config);
     return { provider: c.provider, model: c.model };
   },
+  runLabel: (config) => llmRunLabel(llmTutorConfig(config)),
   create({ config, llm }) {
     const cfg = llmTutorConfig(config);
     if (!llm) throw new LlmError('LLM_CONFIG', 'the llm tutor needs a model client: configure a provider (page settings, or OPENAI_BASE_URL / --llm-config for the CLI)');

@@ -1,0 +1,14 @@
+import { chromium } from '@playwright/test';
+const b = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+const ctx = await b.newContext({ viewport: { width: 1280, height: 1000 } });
+const p = await ctx.newPage();
+await p.goto('http://127.0.0.1:4174/#benchmark');
+await p.getByRole('heading', { name: /^Results/ }).waitFor({ timeout: 20000 });
+await p.waitForTimeout(3000);
+const sec = p.locator('section[aria-labelledby="results-title"]');
+const box = await sec.boundingBox();
+console.log(box);
+await p.screenshot({ path: '/tmp/r1.png', clip: { x: 0, y: box.y, width: 1280, height: 1400 }, fullPage: true });
+await p.screenshot({ path: '/tmp/r2.png', clip: { x: 0, y: box.y + 1400, width: 1280, height: 1400 }, fullPage: true });
+await p.screenshot({ path: '/tmp/r3.png', clip: { x: 0, y: box.y + 2800, width: 1280, height: 1400 }, fullPage: true });
+await b.close();

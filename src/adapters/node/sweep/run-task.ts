@@ -1,0 +1,20 @@
+/**
+ * One sweep job, run where it is called: in a worker thread (worker.ts) or in the main process
+ * among many async runs (async-runs.ts). The trace is appended event by event (or, resuming, the
+ * stored part replayed and the rest appended), so both ways write the same file.
+ */
+import { executeRun, summarizeRun, type RunEnv, type RunResult } from '../../../core/index';
+import { TraceAppender, resumeFile } from '../trace-file';
+import type { SweepTask, SweepTaskResult } from './protocol';
+
+export async function runSweepTask(task: SweepTask, env: RunEnv, signal?: AbortSignal): Promise<SweepTaskResult & { reason: RunResult['reason'] }> {
+  const from = task.resume && task.tracePath ? resumeFile(task.tracePath) : null;
+  const out = task.tracePath ? new TraceAppender(task.tracePath, from?.keepBytes ?? 0) : null;
+  const t0 = performance.now();
+  try {
+    const res = await executeRun(task.record, env, { onEvent: (e, replayed) => replayed || out?.append(e), ...(from ? { resume: from.stored } : {}), ...(signal ? { signal } : {}) });
+    return { summary: summarizeRun(res.events, task.record.source), ms: performance.now() - t0, replayed: from?.keep ?? 0, reason: res.reason };
+  } finally {
+    out?.close();
+  }
+}

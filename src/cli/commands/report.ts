@@ -1,0 +1,151 @@
+/**
+ * `report`: the results report of a set of traces (a sweep's or benchmark's output directory, any
+ * directory of traces, or trace files): every analysis of docs/analyses.md as Markdown with SVG
+ * plots (or one self-contained HTML page), one CSV per table, and report.json with the analyses.
+ *
+ *   npm run cli -- report runs/bench [--out runs/bench/report] [--format md|html|both] [--pass '<rule>'] [--rank-axis learningGain]
+ *
+ * Directories are searched recursively for *.jsonl. The same run found twice (a trace and its
+ * judged copy: same run id, tutor, voice and learner model) counts once: the copy with more events.
+ */
+import type { Command } from 'commander';
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { strFromU8, unzipSync } from 'fflate';
+import { join, relative, resolve } from 'node:path';
+import { AXES, parseJsonl, type AxisId, type TraceEvent } from '../../core/index';
+import { DEFAULT_PASS_RULE, allPlots, buildBenchmarkReport, digestRun, parsePassRule, reportCsvFiles, reportHtml, reportMarkdown, type RunDigest } from '../../core/analysis/index';
+import { readStoredTrace } from '../../adapters/node/trace-file';
+import { plotSvgs } from '../../adapters/plot/vega';
+
+/** The .jsonl files of the inputs: a file as given, a directory searched recursively (sorted). */
+export function traceFiles(paths: readonly string[], skip: string | null = null): string[] {
+  const out: string[] = [];
+  const walk = (dir: string) => {
+    if (skip && resolve(dir) === resolve(skip)) return;
+    for (const n of readdirSync(dir).sort()) {
+      const p = join(dir, n);
+      const st = statSync(p);
+      if (st.isDirectory()) {
+        if (n !== 'node_modules' && !n.startsWith('.')) walk(p);
+      } else if (n.endsWith('.jsonl')) out.push(p);
+    }
+  };
+  for (const p of paths) {
+    let st;
+    try {
+      st = statSync(p);
+    } catch {
+      throw new Error(`no such file or directory: ${p}`);
+    }
+    if (st.isDirectory()) walk(p);
+    else out.push(p);
+  }
+  return [...new Set(out)];
+}
+
+/** A zip file, by its first bytes (PK\x03\x04). */
+function isZip(path: string): boolean {
+  try {
+    if (statSync(path).isDirectory()) return false;
+    const b = readFileSync(path).subarray(0, 4);
+    return b[0] === 0x50 && b[1] === 0x4b && b[2] === 0x03 && b[3] === 0x04;
+  } catch {
+    return false;
+  }
+}
+
+/** The traces/*.jsonl of a zipped benchmark, each read when needed. */
+function zippedTraces(zip: string): { file: string; read: () => { events: TraceEvent[]; cutLine: boolean } }[] {
+  let entries: Record<string, Uint8Array>;
+  try {
+    entries = unzipSync(readFileSync(zip));
+  } catch (e) {
+    throw new Error(`${zip}: not a readable zip (${(e as Error).message})`);
+  }
+  return Object.keys(entries)
+    .filter((n) => /(^|\/)traces\/[^/]+\.jsonl$/.test(n))
+    .sort()
+    .map((n) => ({ file: `${zip}:${n}`, read: () => ({ events: parseJsonl(strFromU8(entries[n]!), `${zip}:${n}`).events, cutLine: false }) }));
+}
+
+const shellQuote = (s: string) => (/^[\w./:@%+=-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+
+export interface ReportCliOptions {
+  out?: string;
+  format?: string;
+  pass?: string;
+  rankAxis?: string;
+}
+
+/** Reads, digests (one trace in memory at a time) and reports; returns what it wrote. */
+export async function writeReport(paths: readonly string[], o: ReportCliOptions, log: (s: string) => void = console.error): Promise<{ out: string; files: string[]; digests: RunDigest[]; plots: number }> {
+  const format = o.format ?? 'md';
+  if (!['md', 'html', 'both'].includes(format)) throw new Error(`--format must be md, html or both, got "${format}"`);
+  const rankAxis = (o.rankAxis ?? 'learningGain') as AxisId;
+  if (!AXES.some((a) => a.id === rankAxis)) throw new Error(`--rank-axis: unknown axis "${rankAxis}" (axes: ${AXES.map((a) => a.id).join(', ')})`);
+  const rule = parsePassRule(o.pass ?? DEFAULT_PASS_RULE);
+  for (const p of paths) if (!existsSync(p)) throw new Error(`no such file or directory: ${p}`);
+  const firstIsDir = paths.length === 1 && statSync(paths[0]!).isDirectory();
+  const out = o.out ?? (firstIsDir ? join(paths[0]!, 'report') : 'report');
+  // A benchmark exported from the page is a zip (benchmark.json + traces/): its traces are read from it.
+  const zips = paths.filter(isZip);
+  const files = traceFiles(paths.filter((p) => !zips.includes(p)), out);
+  const zipped = zips.flatMap((z) => zippedTraces(z));
+  if (files.length === 0 && zipped.length === 0) throw new Error(`no .jsonl traces in ${paths.join(', ')}`);
+  const byKey = new Map<string, { digest: RunDigest; events: number; file: string }>();
+  const sources: { file: string; read: () => { events: TraceEvent[]; cutLine: boolean } }[] = [...files.map((f) => ({ file: f, read: () => readStoredTrace(f) })), ...zipped];
+  for (const { file: f, read } of sources) {
+    const t = read();
+    if (t.events.length === 0 || t.events[0]!.type !== 'run_start') {
+      log(`warning: ${f}: not a trace (no run_start), skipped`);
+      continue;
+    }
+    if (t.cutLine) log(`warning: ${f}: its last line was cut short (a killed writer); reporting what it holds`);
+    const d = digestRun({ events: t.events });
+    const key = [d.runId, d.tutor, d.voice, d.tracer].join('\u0000');
+    const prev = byKey.get(key);
+    if (prev) {
+      const keep = t.events.length > prev.events ? { digest: d, events: t.events.length, file: f } : prev;
+      log(`warning: ${d.runId} (${d.tutor}) is in ${prev.file} and ${f}; using ${keep.file} (more events: judged)`);
+      byKey.set(key, keep);
+    } else byKey.set(key, { digest: d, events: t.events.length, file: f });
+  }
+  const digests = [...byKey.values()].map((x) => x.digest);
+  if (digests.length === 0) throw new Error('no traces to report');
+  const command = ['npm run cli -- report', ...paths.map(shellQuote), ...(o.out ? ['--out', shellQuote(o.out)] : []), ...(format !== 'md' ? ['--format', format] : []), '--pass', shellQuote(rule.text), ...(rankAxis !== 'learningGain' ? ['--rank-axis', rankAxis] : [])].join(' ');
+  const report = buildBenchmarkReport(digests, { passRule: rule.text, rankAxis, command });
+  const svgs = await plotSvgs(allPlots(report));
+  // The report's own files are overwritten; nothing else in the directory is touched.
+  mkdirSync(join(out, 'csv'), { recursive: true });
+  const written: string[] = [];
+  const write = (rel: string, text: string) => {
+    writeFileSync(join(out, rel), text);
+    written.push(rel);
+  };
+  for (const c of reportCsvFiles(report)) write(c.path, c.text);
+  if (format === 'md' || format === 'both') {
+    mkdirSync(join(out, 'svg'), { recursive: true });
+    for (const p of allPlots(report)) write(`svg/${p.id}.svg`, svgs.get(p.id)!);
+    write('report.md', reportMarkdown(report));
+  }
+  if (format === 'html' || format === 'both') write('report.html', reportHtml(report, { svg: (p) => svgs.get(p.id) }));
+  write('report.json', JSON.stringify({ title: report.title, command: report.command, options: report.options, analyses: report.analyses, traces: [...byKey.values()].map((x) => relative(out, x.file)).sort() }, null, 2) + '\n');
+  return { out, files: written, digests, plots: allPlots(report).length };
+}
+
+export function registerReport(program: Command): void {
+  program
+    .command('report')
+    .description('The results report of a set of traces: axes per tutor, learning curves with the steady-learning reference, trade-offs, model × harness rankings, failure modes, pass^k, action kinds, axis correlations (docs/analyses.md). Markdown + SVG or HTML, and CSV for every table.')
+    .argument('<paths...>', 'a sweep or benchmark output directory, any directory of .jsonl traces (searched recursively), or trace files')
+    .option('--out <dir>', 'where to write the report (default: <dir>/report for one directory, else ./report)')
+    .option('--format <md|html|both>', 'report.md with svg/ (md), one self-contained report.html (html), or both', 'md')
+    .option('--pass <rule>', `pass rule of pass^k: clauses "<axis> <op> <number>" joined by && (axes ${AXES.map((a) => a.id).join(', ')})`, DEFAULT_PASS_RULE)
+    .option('--rank-axis <axis>', 'the axis of the model × harness table', 'learningGain')
+    .action(async (paths: string[], o: ReportCliOptions) => {
+      const r = await writeReport(paths, o);
+      const tutors = new Set(r.digests.map((d) => d.tutor));
+      const svg = r.files.filter((f) => f.startsWith('svg/')).length;
+      console.log(`${r.digests.length} runs of ${tutors.size} tutor${tutors.size === 1 ? '' : 's'} -> ${r.out}: ${r.files.filter((f) => f.startsWith('report.')).join(', ')}, ${r.files.filter((f) => f.startsWith('csv/')).length} CSV tables, ${svg ? `${svg} SVG plots` : `${r.plots} plots inline`}`);
+    });
+}

@@ -1,0 +1,42 @@
+/** The tutors of `sweep` from its flags (in process; the spawned CLI is in sweep-cli.test.ts). */
+import { describe, expect, it } from 'vitest';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { collectTutor, sweepTutors } from './commands/llm-options';
+
+const cfg = join(mkdtempSync(join(tmpdir(), 'educlaw-sweep-tutors-')), 'llm.yaml');
+writeFileSync(cfg, 'providers:\n  - name: local\n    baseURL: http://127.0.0.1:9/v1\n');
+
+describe('sweep tutors from flags', () => {
+  it('built-in tutors as given; an LLM tutor once per model × harness (model-major), harness default reactive', () => {
+    const { tutors, voice } = sweepTutors(['planner', 'llm', 'withholder'], { model: ['a', 'b'], harness: ['reactive', 'curriculum'], llmConfig: [cfg], temperature: 0.5 });
+    expect(tutors.map((t) => [t.name, t.config.model, t.config.harness])).toEqual([
+      ['planner', undefined, undefined],
+      ['llm', 'a', 'reactive'],
+      ['llm', 'a', 'curriculum'],
+      ['llm', 'b', 'reactive'],
+      ['llm', 'b', 'curriculum'],
+      ['withholder', undefined, undefined],
+    ]);
+    expect(tutors[1]!.config).toMatchObject({ provider: 'local', temperature: 0.5, maxStepsPerWake: 8 });
+    expect(voice).toEqual({ kind: 'templates' });
+    expect(sweepTutors(['llm'], { model: ['a'], llmConfig: [cfg] }).tutors.map((t) => t.config.harness)).toEqual(['reactive']);
+    expect(sweepTutors(['planner'], {})).toEqual({ tutors: [{ name: 'planner', config: {} }], voice: { kind: 'templates' } });
+  });
+
+  it('the LLM voice: --voice-model, or the one --model; with several models it must be named', () => {
+    expect(sweepTutors(['llm'], { model: ['a'], voice: 'llm', llmConfig: [cfg] }).voice).toEqual({ kind: 'llm', provider: 'local', model: 'a' });
+    expect(sweepTutors(['planner'], { voice: 'llm', voiceModel: 'v', llmConfig: [cfg] })).toEqual({ tutors: [{ name: 'planner', config: {} }], voice: { kind: 'llm', provider: 'local', model: 'v' } });
+    expect(() => sweepTutors(['llm'], { model: ['a', 'b'], voice: 'llm', llmConfig: [cfg] })).toThrow(/several --model: choose the voice's with --voice-model/);
+    expect(sweepTutors(['llm'], { model: ['a', 'b'], voice: 'llm', voiceModel: 'v', llmConfig: [cfg] }).voice).toMatchObject({ model: 'v' });
+  });
+
+  it('misplaced or missing flags, and repeated --tutor', () => {
+    expect(() => sweepTutors(['planner', 'withholder'], { model: ['a'] })).toThrow(/are for LLM tutors \(planner, withholder are not\)/);
+    expect(() => sweepTutors(['llm'], { llmConfig: [cfg] })).toThrow(/--tutor llm needs --model/);
+    expect(collectTutor('llm', collectTutor('planner'))).toEqual(['planner', 'llm']);
+    expect(collectTutor('planner', ['planner'])).toEqual(['planner']);
+    expect(() => collectTutor('human')).toThrow(/Allowed choices/);
+  });
+});

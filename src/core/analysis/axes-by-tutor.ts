@@ -1,0 +1,50 @@
+/**
+ * Every axis of AXES per tutor: the mean and 95% t-interval over the tutor's runs that scored the
+ * axis (each run, i.e. each scenario × seed × voice, is one value; n counts them), with the reasons
+ * runs left it unscored. A judged axis no panel scored is "unscored" with that reason, never a number.
+ * Note the unit: runs, not the sweep summary's per-seed means (docs/analyses.md, "Axes per tutor").
+ */
+import { AXES, type AxisId, type AxisStat } from '../scoring/axes';
+import type { RunDigest } from './digest';
+import { groupBy, present, stat } from './stats';
+
+export interface ReasonCount {
+  reason: string;
+  runs: number;
+}
+
+export interface AxisCell {
+  stat: AxisStat;
+  /** Runs of the tutor (the cell's n counts those that scored the axis). */
+  runs: number;
+  /** Why the other runs left the axis unscored, most frequent first. */
+  unscored: ReasonCount[];
+}
+
+export interface TutorAxes {
+  tutor: string;
+  runs: number;
+  axes: Record<AxisId, AxisCell>;
+}
+
+export function reasonCounts(reasons: readonly string[]): ReasonCount[] {
+  const m = new Map<string, number>();
+  for (const r of reasons) m.set(r, (m.get(r) ?? 0) + 1);
+  return [...m].map(([reason, runs]) => ({ reason, runs })).sort((a, b) => b.runs - a.runs || (a.reason < b.reason ? -1 : 1));
+}
+
+export function axisCell(runs: readonly RunDigest[], id: AxisId): AxisCell {
+  return {
+    stat: stat(present(runs.map((r) => r.axes[id]))),
+    runs: runs.length,
+    unscored: reasonCounts(present(runs.map((r) => (r.axes[id] === null ? (r.unscored[id] ?? 'not scored') : null)))),
+  };
+}
+
+export function axesByTutor(digests: readonly RunDigest[]): TutorAxes[] {
+  return [...groupBy(digests, (d) => d.tutor)].map(([tutor, runs]) => ({
+    tutor,
+    runs: runs.length,
+    axes: Object.fromEntries(AXES.map((a) => [a.id, axisCell(runs, a.id)])) as Record<AxisId, AxisCell>,
+  }));
+}

@@ -1,0 +1,168 @@
+/**
+ * Vega-Lite specs (plain JSON) for the report's plots. Rendering them (to SVG, in Node or the page)
+ * is the adapters' job (src/adapters/plot/vega.ts): the core only describes them, so the same specs
+ * serve the CLI and the page. Data are inline values; every plot has a title, a description (its
+ * aria-label) and a table in the report with the same numbers.
+ */
+
+/** A Vega-Lite top-level spec as JSON. */
+export type VlSpec = Record<string, unknown>;
+
+/** Okabe–Ito: distinguishable with the common colour-vision deficiencies; more tutors than colours fall back to Vega's category20. */
+export const PALETTE = ['#0072B2', '#E69F00', '#009E73', '#CC79A7', '#56B4E9', '#D55E00', '#F0E442', '#000000'];
+
+const SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json';
+const WIDTH = 560;
+const HEIGHT = 300;
+
+/** Colours by tutor, fixed across every plot of a report. */
+export function tutorColor(tutors: readonly string[], title = 'Tutor'): Record<string, unknown> {
+  return { field: 'tutor', type: 'nominal', title, legend: { labelLimit: 260, symbolOpacity: 1 }, scale: tutors.length <= PALETTE.length ? { domain: [...tutors], range: PALETTE.slice(0, tutors.length) } : { domain: [...tutors], scheme: 'category20' } };
+}
+
+function base(title: string, description: string, values: readonly object[]): VlSpec {
+  return { $schema: SCHEMA, title, description, background: 'white', data: { values: values.map((v) => ({ ...v })) }, config: { font: 'sans-serif', view: { stroke: '#ccc' } } };
+}
+
+export interface CurveRow {
+  tutor: string;
+  day: number;
+  series: 'measured' | 'steady-learning reference';
+  value: number;
+  lo: number | null;
+  hi: number | null;
+}
+
+/** Solve rate by day per tutor (line, 95% band where n ≥ 2), with each tutor's reference dashed. */
+export function curvesSpec(rows: readonly CurveRow[], tutors: readonly string[], title: string, description: string): VlSpec {
+  return {
+    ...base(title, description, rows),
+    width: WIDTH,
+    height: HEIGHT,
+    layer: [
+      {
+        transform: [{ filter: "datum.series === 'measured' && datum.lo !== null && datum.hi !== null" }],
+        mark: { type: 'area', opacity: 0.15, clip: true },
+        encoding: { x: { field: 'day', type: 'quantitative' }, y: { field: 'lo', type: 'quantitative' }, y2: { field: 'hi' }, color: tutorColor(tutors) },
+      },
+      {
+        mark: { type: 'line', point: false, strokeWidth: 2 },
+        encoding: {
+          x: { field: 'day', type: 'quantitative', title: 'Day (0 = before tutoring)', axis: { tickMinStep: 1 } },
+          y: { field: 'value', type: 'quantitative', title: 'Probe solve rate', scale: { domain: [0, 1] }, axis: { format: '.0%' } },
+          color: tutorColor(tutors),
+          strokeDash: { field: 'series', type: 'nominal', title: 'Line', legend: { labelLimit: 260 }, scale: { domain: ['measured', 'steady-learning reference'], range: [[1, 0], [6, 4]] } },
+          detail: { field: 'series' },
+        },
+      },
+    ],
+  };
+}
+
+export interface ScatterRow {
+  tutor: string;
+  runId: string;
+  x: number;
+  y: number;
+}
+
+export function scatterSpec(rows: readonly ScatterRow[], tutors: readonly string[], x: { title: string; percent: boolean; domain?: [number, number] }, y: { title: string; percent: boolean; domain?: [number, number] }, title: string, description: string): VlSpec {
+  const axisEnc = (a: typeof x, field: string) => ({ field, type: 'quantitative', title: a.title, ...(a.domain ? { scale: { domain: a.domain } } : { scale: { zero: false } }), ...(a.percent ? { axis: { format: '.0%' } } : {}) });
+  return {
+    ...base(title, description, rows),
+    width: WIDTH,
+    height: HEIGHT,
+    mark: { type: 'point', filled: true, opacity: 0.75, size: 50 },
+    encoding: { x: axisEnc(x, 'x'), y: axisEnc(y, 'y'), color: tutorColor(tutors), shape: { field: 'tutor', type: 'nominal', title: 'Tutor', scale: { domain: [...tutors] } } },
+  };
+}
+
+export interface RankRow {
+  /** The column (x) and the ranked row (the line). */
+  col: string;
+  row: string;
+  rank: number;
+}
+
+/** A bump chart: each row's rank (1 on top) in every column; crossing lines are reorderings. */
+export function rankSpec(rows: readonly RankRow[], cols: readonly string[], colTitle: string, rowTitle: string, maxRank: number, title: string, description: string): VlSpec {
+  return {
+    ...base(title, description, rows),
+    width: Math.max(240, Math.min(WIDTH, cols.length * 120)),
+    height: Math.max(160, Math.min(HEIGHT, maxRank * 40)),
+    encoding: {
+      x: { field: 'col', type: 'ordinal', title: colTitle, sort: [...cols], axis: { labelAngle: 0 } },
+      y: { field: 'rank', type: 'quantitative', title: 'Rank (1 = best)', scale: { domain: [maxRank + 0.5, 0.5], nice: false }, axis: { tickMinStep: 1 } },
+      color: { field: 'row', type: 'nominal', title: rowTitle },
+    },
+    layer: [{ mark: { type: 'line', strokeWidth: 2 } }, { mark: { type: 'point', filled: true, size: 60 } }],
+  };
+}
+
+export interface BarRow {
+  tutor: string;
+  group: string;
+  value: number;
+}
+
+/** Grouped bars: one group per `group` value, one bar per tutor. */
+export function groupedBarSpec(rows: readonly BarRow[], tutors: readonly string[], groups: readonly string[], groupTitle: string, valueTitle: string, percent: boolean, title: string, description: string): VlSpec {
+  return {
+    ...base(title, description, rows),
+    width: Math.max(240, Math.min(WIDTH + 160, groups.length * Math.max(60, tutors.length * 16))),
+    height: HEIGHT - 60,
+    mark: { type: 'bar' },
+    encoding: {
+      x: { field: 'group', type: 'nominal', title: groupTitle, sort: [...groups], axis: { labelAngle: 0 } },
+      xOffset: { field: 'tutor', type: 'nominal', scale: { domain: [...tutors] } },
+      y: { field: 'value', type: 'quantitative', title: valueTitle, ...(percent ? { scale: { domain: [0, 1] }, axis: { format: '.0%' } } : {}) },
+      color: tutorColor(tutors),
+    },
+  };
+}
+
+export interface LineRow {
+  tutor: string;
+  x: number;
+  y: number;
+  lo: number | null;
+  hi: number | null;
+}
+
+/** Lines per tutor over an integer x (k, or day), with a 95% band where n ≥ 2; `facet` splits by a field. */
+export function lineSpec(rows: readonly (LineRow & { facet?: string })[], tutors: readonly string[], x: { title: string; domain?: [number, number] }, y: { title: string; domain?: [number, number]; percent?: boolean }, title: string, description: string, facet?: { title: string; order: readonly string[] }): VlSpec {
+  const xEnc = { field: 'x', type: 'quantitative', title: x.title, axis: { tickMinStep: 1 }, ...(x.domain ? { scale: { domain: x.domain } } : {}) };
+  const yEnc = { field: 'y', type: 'quantitative', title: y.title, ...(y.domain ? { scale: { domain: y.domain } } : {}), ...(y.percent ? { axis: { format: '.0%' } } : {}) };
+  const inner = {
+    width: facet ? 250 : WIDTH,
+    height: facet ? 160 : HEIGHT - 60,
+    layer: [
+      { transform: [{ filter: 'datum.lo !== null && datum.hi !== null' }], mark: { type: 'area', opacity: 0.15, clip: true }, encoding: { x: xEnc, y: { field: 'lo', type: 'quantitative' }, y2: { field: 'hi' }, color: tutorColor(tutors) } },
+      { mark: { type: 'line', point: true, strokeWidth: 2 }, encoding: { x: xEnc, y: yEnc, color: tutorColor(tutors) } },
+    ],
+  };
+  const b = base(title, description, rows);
+  if (!facet) return { ...b, ...inner };
+  return { ...b, facet: { field: 'facet', type: 'nominal', title: facet.title, sort: [...facet.order] }, columns: 3, spec: inner, resolve: { scale: { y: 'independent' } } };
+}
+
+export interface CellRow {
+  a: string;
+  b: string;
+  rho: number;
+  label: string;
+}
+
+/** A correlation matrix as a heat map with the values written in. */
+export function heatmapSpec(rows: readonly CellRow[], order: readonly string[], title: string, description: string): VlSpec {
+  return {
+    ...base(title, description, rows),
+    width: Math.max(200, order.length * 48),
+    height: Math.max(200, order.length * 48),
+    encoding: { x: { field: 'a', type: 'nominal', title: null, sort: [...order], axis: { labelAngle: -40 } }, y: { field: 'b', type: 'nominal', title: null, sort: [...order] } },
+    layer: [
+      { mark: 'rect', encoding: { color: { field: 'rho', type: 'quantitative', title: 'Spearman ρ', scale: { domain: [-1, 1], scheme: 'blueorange' } } } },
+      { mark: { type: 'text', fontSize: 11 }, encoding: { text: { field: 'label' }, color: { value: 'black' } } },
+    ],
+  };
+}

@@ -1,0 +1,68 @@
+/**
+ * BenchmarkResults rendered on the server (effects, hence plots, do not run there): every section
+ * and table of the report with its Download CSV button, the export buttons, plot placeholders with
+ * their descriptions and links to their tables; and the export strings (one self-contained HTML
+ * file, Markdown with data: images) built from the same report as the CLI's.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { render } from 'svelte/server';
+import BenchmarkResults from './BenchmarkResults.svelte';
+import { allPlots, allTables, buildBenchmarkReport, digestRun, type RunDigest } from '../../../core/analysis/index';
+import { miniScenario, runWith } from '../../../testing/fixtures';
+import { exportHtml, exportMarkdown, fileStem, svgDataUri } from './export';
+
+let digests: RunDigest[];
+beforeAll(async () => {
+  digests = [];
+  for (const tutor of ['planner', 'answer-giver']) for (const seed of [1, 2]) digests.push(digestRun({ events: (await runWith(miniScenario(), tutor, { seed })).events }));
+});
+
+describe('BenchmarkResults', () => {
+  it('renders every section, table and plot of the report, with CSV and export buttons', () => {
+    const { body } = render(BenchmarkResults, { props: { runs: digests, command: 'npm run cli -- report runs/x' } });
+    const report = buildBenchmarkReport(digests);
+    for (const s of report.sections) expect(body).toContain(`data-section="${s.id}"`);
+    for (const t of allTables(report)) {
+      expect(body).toContain(`data-table="${t.id}"`);
+      expect(body).toContain(`data-csv="${t.id}"`);
+    }
+    for (const p of allPlots(report)) {
+      expect(body).toContain(`data-plot="${p.id}"`);
+      expect(body).toContain(`href="#results-${p.table}"`);
+    }
+    expect(body).toContain('Drawing the plot…');
+    expect(body).toContain('data-export="html"');
+    expect(body).toContain('data-export="md"');
+    expect(body).toContain('<code>npm run cli -- report runs/x</code>');
+    expect(body).toMatch(/<caption[^>]*>Every axis per tutor<\/caption>/);
+    expect(body).toMatch(/<th scope="row"[^>]*>answer-giver<\/th>/);
+    expect(body).toContain('value="learningGain > 0 &amp;&amp; leakage == 0"');
+    expect(body.replace(/<!--[^>]*-->/g, '')).toContain('Pass rule for pass^k: <code>learningGain > 0 &amp;&amp; leakage == 0</code>.');
+  });
+  it('uses a pass rule given as a prop', () => {
+    const { body } = render(BenchmarkResults, { props: { runs: digests, passRule: 'responsiveness >= 0.5' } });
+    expect(body).toContain('value="responsiveness >= 0.5"');
+    expect(body.replace(/<!--[^>]*-->/g, '')).toContain('<code>responsiveness >= 0.5</code> holds');
+  });
+  it('says so when there are no runs', () => {
+    expect(render(BenchmarkResults, { props: { runs: [] } }).body).toContain('No runs to report yet.');
+  });
+});
+
+describe('exports', () => {
+  it('HTML: one file with the SVG inline and each CSV attached; Markdown with data: images', () => {
+    const report = buildBenchmarkReport(digests);
+    const svgs = new Map(allPlots(report).map((p) => [p.id, `<svg xmlns="http://www.w3.org/2000/svg" role="img" aria-label="${p.id}"></svg>`]));
+    const html = exportHtml(report, svgs);
+    expect(html.startsWith('<!doctype html>')).toBe(true);
+    for (const p of allPlots(report)) expect(html).toContain(`aria-label="${p.id}"`);
+    expect(html).toContain('href="data:text/csv;charset=utf-8,');
+    expect(html).not.toContain('href="csv/');
+    const md = exportMarkdown(report, svgs);
+    expect(md).toContain(`](${svgDataUri(svgs.get('solve-rate-curves')!)})`);
+    expect(md).not.toContain('](csv/');
+    const partial = exportMarkdown(report, new Map());
+    expect(partial).toContain('plot not rendered');
+    expect(fileStem('Benchmark results: 2026/05')).toBe('benchmark-results-2026-05');
+  });
+});

@@ -1,0 +1,51 @@
+/** The trace viewer's pure parts: days, search, the mastery grid and its colours. */
+import { describe, expect, it } from 'vitest';
+import { miniScenario, runWith } from '../../testing/fixtures';
+import type { TraceEvent } from '../../core/index';
+import { cellColour, contrast, eventDay, masteryGrid, masterySkills, matches, searchText, detailText } from './trace-view';
+
+describe('trace view helpers', () => {
+  it('days, search text and the mastery grid of a real run', async () => {
+    const events = (await runWith(miniScenario(), 'answer-giver', { seed: 5 })).events;
+    const start = events[0]!;
+    if (start.type !== 'run_start') throw new Error('no run_start');
+    expect(eventDay(start)).toBe(1);
+    const end = events.find((e) => e.type === 'run_end')!;
+    expect(eventDay(end)).toBe(3);
+    const tool = events.find((e) => e.type === 'tool_call' && e.tool === 'send_message')!;
+    expect(matches(tool, 'SEND_MESS')).toBe(true);
+    expect(matches(tool, 'the answer is')).toBe(true); // its arguments
+    expect(matches(tool, '')).toBe(true);
+    expect(searchText(events.find((e) => e.type === 'probe')!)).toBe('');
+
+    const skills = start.scenario.course.skills;
+    expect(masterySkills(events).length).toBe(start.tracer.nSkills);
+    const byDay = masteryGrid(events, skills, 3);
+    expect(byDay.columns.map((c) => c.label)).toEqual(['1', '2', '3']);
+    expect(byDay.skills.map((s) => s.id)).toEqual(skills);
+    expect(byDay.skills[0]!.name).not.toMatch(/^skill /);
+    // The end-of-day column is the day's last mastery event.
+    const lastDay1 = events.filter((e): e is Extract<TraceEvent, { type: 'mastery' }> => e.type === 'mastery' && eventDay(e) === 1).at(-1)!;
+    expect(byDay.columns[0]!.seq).toBe(lastDay1.seq);
+    expect(byDay.values[0]![0]).toBe(lastDay1.values[lastDay1.skills.indexOf(skills[0]!)]);
+    const updates = masteryGrid(events, skills, 3, 1);
+    expect(updates.columns.length).toBe(events.filter((e) => e.type === 'mastery' && eventDay(e) === 1).length);
+    // A day without mastery events (a run cut short) has empty cells.
+    expect(masteryGrid(events, skills, 4).values[0]![3]).toBeNull();
+  });
+
+  it('cell colours keep the number readable (4.5:1) across the scale', () => {
+    for (let i = 0; i <= 100; i++) {
+      const c = cellColour(i / 100);
+      const ink = c.ink === '#000000' ? [0, 0, 0] : [255, 255, 255];
+      expect(contrast(c.rgb, ink), `at ${i}`).toBeGreaterThanOrEqual(4.5);
+    }
+    expect(cellColour(0).ink).toBe('#000000');
+    expect(cellColour(1).ink).toBe('#ffffff');
+  });
+
+  it('LMS details read as text', () => {
+    expect(detailText({ assignmentId: 'A1', itemIds: ['a', 'b'], dueAt: 1260 })).toBe('assignmentId: A1 · itemIds: a, b · dueAt: day 1 21:00');
+    expect(detailText(undefined)).toBe('');
+  });
+});
