@@ -11,6 +11,17 @@ test('a benchmark of one tutor over two library scenarios × two seeds, the summ
   await expect(page.getByRole('heading', { name: 'Run a benchmark' })).toBeVisible();
   await expect(page.getByRole('checkbox', { name: /withholder/ })).toBeChecked();
   await page.getByLabel('Seeds', { exact: true }).fill('1,2');
+  // The grid is one tab stop; the arrow keys move in it and Space ticks.
+  await page.getByLabel('steady-worker × after-school').focus();
+  await page.keyboard.press('ArrowDown');
+  await expect(page.getByLabel('confused-productive × after-school')).toBeFocused();
+  await page.keyboard.press('End');
+  await expect(page.getByLabel('confused-productive × self-directed')).toBeFocused();
+  await page.keyboard.press('Space');
+  await expect(page.getByLabel('confused-productive × self-directed')).toBeChecked();
+  await page.keyboard.press('Space');
+  await expect(page.getByLabel('confused-productive × self-directed')).not.toBeChecked();
+  await expect(page.locator('input[data-scenario][tabindex="0"]')).toHaveCount(1);
   await page.getByLabel('adversarial × after-school').check();
   await page.getByLabel('disengaged × weekend-warrior').check();
   await expect(page.getByRole('button', { name: 'Start benchmark (4 runs)' })).toBeEnabled();

@@ -149,12 +149,18 @@ export class PlayRun extends LiveRun {
     await this.#move(() => driver.start(replay));
   }
 
+  /** Resolves once every event recorded so far is stored (set by the run library). */
+  persist: () => Promise<void> = async () => undefined;
+
   async #move(step: () => Promise<Turn | null>): Promise<void> {
     this.moving = true;
     this.turn = null;
     this.results = {};
     try {
       const t = await step();
+      // The person gets the turn only once everything before it is stored: a reload then
+      // continues exactly there.
+      await this.persist();
       this.turn = t;
       this.status = t ? t.status : null;
       if (t) this.progressText = `Day ${t.wake.day} of ${this.horizon}: your turn`;
@@ -445,6 +451,12 @@ export class RunLibrary {
             live.abort.abort();
           });
       };
+      if (live instanceof PlayRun)
+        live.persist = async () => {
+          flush();
+          await writes;
+          if (writeError) throw writeError;
+        };
       let res: RunResult | null = null;
       let seen = 0;
       try {
