@@ -4,6 +4,8 @@
  *   the wall clock or Math.random;
  * - src/adapters/browser and src/adapters/node never import each other, ui/ or cli/;
  * - src/ui does not import adapters/node or cli; src/cli does not import ui or adapters/browser;
+ * - src/adapters/classroom (the classroom service, for the server and the page) imports only core;
+ * - src/server (the classroom server) imports core and adapters other than the browser's; nothing imports it;
  * - src/testing is imported only by tests;
  * - no import cycles among src/ files.
  */
@@ -97,6 +99,9 @@ describe('architecture', () => {
       ['adapters/node', ['adapters/browser', 'ui/', 'cli/']],
       ['ui/', ['adapters/node', 'cli/']],
       ['cli/', ['ui/', 'adapters/browser']],
+      // The classroom service runs in the classroom server and, on one device, in the page.
+      ['adapters/classroom', ['adapters/node', 'adapters/browser', 'ui/', 'cli/', 'server/']],
+      ['server/', ['ui/', 'adapters/browser', 'cli/']],
     ];
     const bad: string[] = [];
     for (const f of all) {
@@ -105,6 +110,7 @@ describe('architecture', () => {
         const target = relative(SRC, resolve(dirname(f), spec));
         for (const [from, banned] of rules) if (rel.startsWith(from) && banned.some((b) => target.startsWith(b))) bad.push(`${rel} imports ${spec}`);
         if (target.startsWith('testing') && !isTest(f)) bad.push(`${rel} imports test helpers ${spec}`);
+        if (target.startsWith('server/') && !rel.startsWith('server/') && !isTest(f)) bad.push(`${rel} imports the classroom server ${spec}`);
       }
     }
     expect(bad).toEqual([]);

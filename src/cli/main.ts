@@ -11,6 +11,9 @@
  *   npm run cli -- run --tutor llm --harness <reactive|notes|curriculum> --model <model> [--provider <name>] [--llm-config <file>] [--voice llm] ...
  *   npm run cli -- judge <traces...> --panel <config> [--days <n>|all] [--out-dir <dir>]
  *   npm run cli -- report <dir|traces...> [--out <dir>] [--format md|html|both] [--pass <rule>]
+ *   npm run cli -- serve-mcp [--scenario <file>] [--seed <n>] --out <trace.jsonl> [--transport stdio|http]   (an MCP agent is the tutor)
+ *   npm run cli -- run --tutor http --agent-url <url> ...                                                (an agent behind a URL)
+ *   npm run cli -- export-trajectories <dir|traces...> [--per turn|run] [--out <file.jsonl>]
  */
 import { Command } from 'commander';
 import { registerRun } from './commands/run';
@@ -24,6 +27,8 @@ import { registerCalibration } from './commands/calibration';
 import { registerItems } from './commands/items';
 import { registerJudge } from './commands/judge';
 import { registerReport } from './commands/report';
+import { registerServeMcp } from './commands/serve-mcp';
+import { registerExportTrajectories } from './commands/export-trajectories';
 
 // A closed pipe (e.g. `| head`) ends the command quietly.
 process.stdout.on('error', (e: NodeJS.ErrnoException) => {
@@ -46,6 +51,8 @@ registerCalibration(program);
 registerItems(program);
 registerJudge(program);
 registerReport(program);
+registerServeMcp(program);
+registerExportTrajectories(program);
 
 program.parseAsync(process.argv).catch((e: unknown) => {
   console.error(`error: ${e instanceof Error ? e.message : String(e)}`);

@@ -22,14 +22,22 @@ describe('sweep tutors from flags', () => {
     expect(tutors[1]!.config).toMatchObject({ provider: 'local', temperature: 0.5, maxStepsPerWake: 8 });
     expect(voice).toEqual({ kind: 'templates' });
     expect(sweepTutors(['llm'], { model: ['a'], llmConfig: [cfg] }).tutors.map((t) => t.config.harness)).toEqual(['reactive']);
-    expect(sweepTutors(['planner'], {})).toEqual({ tutors: [{ name: 'planner', config: {} }], voice: { kind: 'templates' } });
+    expect(sweepTutors(['planner'], {})).toEqual({ tutors: [{ name: 'planner', config: {} }], voice: { kind: 'templates' }, voices: [{ kind: 'templates' }] });
   });
 
   it('the LLM voice: --voice-model, or the one --model; with several models it must be named', () => {
     expect(sweepTutors(['llm'], { model: ['a'], voice: 'llm', llmConfig: [cfg] }).voice).toEqual({ kind: 'llm', provider: 'local', model: 'a' });
-    expect(sweepTutors(['planner'], { voice: 'llm', voiceModel: 'v', llmConfig: [cfg] })).toEqual({ tutors: [{ name: 'planner', config: {} }], voice: { kind: 'llm', provider: 'local', model: 'v' } });
+    const v = { kind: 'llm', provider: 'local', model: 'v' } as const;
+    expect(sweepTutors(['planner'], { voice: 'llm', voiceModel: ['v'], llmConfig: [cfg] })).toEqual({ tutors: [{ name: 'planner', config: {} }], voice: v, voices: [v] });
     expect(() => sweepTutors(['llm'], { model: ['a', 'b'], voice: 'llm', llmConfig: [cfg] })).toThrow(/several --model: choose the voice's with --voice-model/);
-    expect(sweepTutors(['llm'], { model: ['a', 'b'], voice: 'llm', voiceModel: 'v', llmConfig: [cfg] }).voice).toMatchObject({ model: 'v' });
+    expect(sweepTutors(['llm'], { model: ['a', 'b'], voice: 'llm', voiceModel: ['v'], llmConfig: [cfg] }).voice).toMatchObject({ model: 'v' });
+  });
+
+  it('several student models: one LLM voice per --voice-model, in order', () => {
+    const r = sweepTutors(['planner'], { voice: 'llm', voiceModel: ['s1', 's2', 's3'], llmConfig: [cfg] });
+    expect(r.voices.map((x) => (x.kind === 'llm' ? x.model : x.kind))).toEqual(['s1', 's2', 's3']);
+    expect(r.voice).toEqual(r.voices[0]);
+    expect(() => sweepTutors(['planner'], { voiceModel: ['s1'] })).toThrow(/--voice-model is for --voice llm/);
   });
 
   it('misplaced or missing flags, and repeated --tutor', () => {

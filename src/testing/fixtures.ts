@@ -31,12 +31,12 @@ export function bktEnv(extra: Partial<RunEnv> = {}): RunEnv {
 }
 
 /** Runs a built-in tutor (or a given one, as "custom") on a scenario, switched explicitly to the BKT tracer. */
-export type RunWithOptions = RunOptions & Partial<Pick<RunRecordInput, 'seed' | 'horizonDays' | 'voice'>> & { env?: Partial<RunEnv>; tutorConfig?: Record<string, unknown> };
+export type RunWithOptions = RunOptions & Partial<Pick<RunRecordInput, 'seed' | 'horizonDays' | 'voice' | 'coupling' | 'chatInstruction'>> & { env?: Partial<RunEnv>; tutorConfig?: Record<string, unknown> };
 
 export async function runWith(scenario: Scenario, tutor: string | Tutor, extra: RunWithOptions = {}): Promise<RunResult> {
-  const { seed, horizonDays, voice, env, tutorConfig, ...opts } = extra;
+  const { seed, horizonDays, voice, coupling, chatInstruction, env, tutorConfig, ...opts } = extra;
   const name = typeof tutor === 'string' ? tutor : 'custom';
   const tutors = typeof tutor === 'string' ? TUTORS : new Map([...TUTORS, ['custom', customEntry(tutor)]]);
-  const record = runRecord({ scenario: onBkt(scenario), tutor: { name, config: tutorConfig ?? {} }, ...(seed !== undefined ? { seed } : {}), ...(horizonDays !== undefined ? { horizonDays } : {}), ...(voice ? { voice } : {}) });
+  const record = runRecord({ scenario: onBkt(scenario), tutor: { name, config: tutorConfig ?? {} }, ...(seed !== undefined ? { seed } : {}), ...(horizonDays !== undefined ? { horizonDays } : {}), ...(voice ? { voice } : {}), ...(coupling ? { coupling } : {}), ...(chatInstruction !== undefined ? { chatInstruction } : {}) });
   return executeRun(record, bktEnv({ tutors, ...env }), opts);
 }

@@ -4,7 +4,8 @@
  * tests themselves (vitest and Playwright). CORS is open so the page can call it.
  *
  * `policyReply` is a deterministic stand-in for a model: a tutor that reads assignments and
- * answers help requests with a question, a notebook writer, a lesson planner, a student voice
+ * answers help requests with a question, a notebook writer, a lesson planner, a student voice,
+ * a student writing attempts (always the typical mistake; scripted-student.ts answers right too)
  * and judges (scores from the model name: "judge-4" gives 4s; otherwise 3).
  */
 import { createHash } from 'node:crypto';
@@ -142,6 +143,11 @@ export function policyReply(body: WireRequest): ScriptedReply {
   }
   if (sys.includes("Write today's lesson plan")) return chat(JSON.stringify({ objective: 'Practise the course skills', skill_ids: [68], phases: [{ phase: 'objective', plan: 'state the goal' }, { phase: 'present', plan: 'post a worked example' }, { phase: 'practice', plan: 'assign three items' }] }));
   if (sys.includes('private notebook')) return chat('The learner asks for help often. Keep asking for first steps.');
+  if (sys.includes('are about to submit an answer')) {
+    // A student attempt (coupling "student-attempts"): the typical mistake the prompt names. A student that answers right needs the run's items: src/testing/scripted-student.ts.
+    const mistake = /\(which gives (.+?)\)\./.exec(sys);
+    return chat(JSON.stringify({ work: 'I tried.', answer: mistake?.[1] ?? null }));
+  }
   if (sys.includes('role-playing')) {
     const u = body.messages[1]?.content ?? '';
     return chat(JSON.stringify(u.includes('CANNOT') ? { message: 'Hmm, is it 5?', answer: null } : { message: 'Let me try: 2x = 10 so x = 5', answer: null }));

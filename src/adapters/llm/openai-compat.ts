@@ -56,11 +56,49 @@ async function paced(g: ProviderGate, p: ProviderConfig, signal?: AbortSignal): 
   if (at > now) await sleep(at - now, signal);
 }
 
-/** Replaces the key, and anything that looks like an API key, in text a server sent back. */
+/** Characters that end a token in text a server sends back (spaces, quotes, brackets, separators). */
+const TOKEN_SPLIT = /([\s"'`<>()[\]{},;|&?]+)/;
+/** Looks like an API key: "sk-" and 8 key characters, or another known prefix and a separator, then at least 16 key characters with a digit (or a mask *) among them. */
+const KEYLIKE = /^(?:(?:sk|pk|rk|gsk|xai|key|api|hf|ghp|glpat)[-_](?=[A-Za-z0-9*_.+/=-]*[0-9*])[A-Za-z0-9*_.+/=-]{16,}|sk-[A-Za-z0-9*_.+/=-]{8,}|AIza[A-Za-z0-9_-]{20,})$/;
+const BEARER = /(Bearer)(\s+)(\S+)/gi;
+
+/**
+ * Replaces the key, and anything that looks like an API key, in text a server sent back, whole
+ * token by whole token: a token (a run of characters between spaces, quotes, brackets and
+ * separators) that holds the key, the key as JSON or URL encodes it, a masked echo of it
+ * ("sk-proj-****…abcd", sharing its first and last characters), or a key-like string becomes
+ * "[redacted key]", keeping the text around it as it was. A short key (under 8 characters, e.g.
+ * "none" for a local server) is redacted only as a whole token, never inside other words.
+ */
 export function redact(text: string, key: string | undefined): string {
-  let t = text;
-  if (key && key.length >= 4) t = t.split(key).join('[redacted key]');
-  return t.replace(/\b(sk|pk|rk|key|api)[-_][A-Za-z0-9*_-]{6,}/gi, '[redacted key]').replace(/Bearer\s+[^\s"']+/gi, 'Bearer [redacted]');
+  const k = key && key.length >= 4 ? key : undefined;
+  const forms = k ? [...new Set([k, JSON.stringify(k).slice(1, -1), encodeURIComponent(k), k.replace(/\//g, '\\/')])] : [];
+  const head = k && k.length >= 8 ? k.slice(0, Math.min(8, Math.floor(k.length / 3))) : null;
+  const tail = k && k.length >= 8 ? k.slice(-4) : null;
+  const hides = (tok: string): boolean => {
+    if (!tok) return false;
+    if (k) {
+      if (k.length < 8) {
+        if (forms.includes(tok.replace(/[.:!?]+$/, ''))) return true;
+      } else if (forms.some((f) => tok.includes(f))) return true;
+      // A masked echo: the key's start and end around a run of * (or …).
+      if (head && tail && /[*•…]{3,}/.test(tok) && tok.includes(head) && tok.replace(/[.:!?]+$/, '').endsWith(tail)) return true;
+    }
+    return KEYLIKE.test(tok.replace(/[.:!?\\]+$/, ''));
+  };
+  const trail = (tok: string) => /[.:!?\\]+$/.exec(tok)?.[0] ?? '';
+  const one = (tok: string): string => {
+    if (!hides(tok)) return tok;
+    // "api_key=<key>" or "?key=<key>&…": keep the name, hide the value.
+    const eq = tok.indexOf('=');
+    if (eq > 0 && eq < tok.length - 1 && !hides(tok.slice(0, eq)) && hides(tok.slice(eq + 1))) return `${tok.slice(0, eq + 1)}${one(tok.slice(eq + 1))}`;
+    return `[redacted key]${trail(tok)}`;
+  };
+  const out = text
+    .split(TOKEN_SPLIT)
+    .map((tok, i) => (i % 2 === 0 ? one(tok) : tok))
+    .join('');
+  return out.replace(BEARER, (_m, b: string, sp: string, v: string) => (v.startsWith('[redacted') ? `${b}${sp}${v}` : `${b}${sp}[redacted]`));
 }
 
 class Classified extends Error {
@@ -100,7 +138,44 @@ function classify(e: unknown, key: string | undefined): Classified {
     if (s >= 500) return new Classified('LLM_SERVER', `server error (${s}): ${msg}`, true, s, ra);
     return new Classified('LLM_BAD_REQUEST', `request rejected (${s}): ${msg}`, false, s, null);
   }
+  // A 200 whose body is not JSON (a proxy's error page, a reply cut off): transient, retried like a 5xx.
+  if (e instanceof SyntaxError) return new Classified('LLM_BAD_RESPONSE', `malformed reply: the body is not JSON (${msg})`, true, null, null);
   return new Classified('LLM_BAD_RESPONSE', msg, false, null, null);
+}
+
+/** The reply as we use it, or why it cannot be used (a malformed 200 is retried like other transient faults). */
+function readCompletion(res: unknown): { choice: { content: string | null; toolCalls: { id: string; name: string; arguments: string }[]; finishReason: string | null }; usage: { promptTokens: number; completionTokens: number } | null } {
+  const bad = (why: string) => new Classified('LLM_BAD_RESPONSE', `malformed reply: ${why}`, true, null, null);
+  if (!res || typeof res !== 'object' || Array.isArray(res)) throw bad(`the body is ${res === null ? 'null' : Array.isArray(res) ? 'a list' : typeof res}, not a completion object`);
+  const r = res as { choices?: unknown; usage?: unknown };
+  if (!Array.isArray(r.choices)) throw bad('the reply has no "choices" list');
+  if (r.choices.length === 0) throw bad('the reply has no choices ("choices": [])');
+  const c = r.choices[0] as { message?: unknown; finish_reason?: unknown } | null;
+  if (!c || typeof c !== 'object') throw bad('the first choice is not an object');
+  const m = c.message as { content?: unknown; tool_calls?: unknown } | null | undefined;
+  if (!m || typeof m !== 'object') throw bad('the first choice has no message');
+  let content: string | null;
+  if (m.content === null || m.content === undefined) content = null;
+  else if (typeof m.content === 'string') content = m.content;
+  else if (Array.isArray(m.content) && m.content.every((p) => p && typeof p === 'object' && typeof (p as { text?: unknown }).text === 'string')) content = m.content.map((p) => (p as { text: string }).text).join('');
+  else throw bad(`the message content is ${typeof m.content}, not text`);
+  const tc = m.tool_calls ?? [];
+  if (!Array.isArray(tc)) throw bad('"tool_calls" is not a list');
+  const toolCalls: { id: string; name: string; arguments: string }[] = [];
+  for (const [i, x] of tc.entries()) {
+    const call = x as { id?: unknown; type?: unknown; function?: { name?: unknown; arguments?: unknown } } | null;
+    if (!call || typeof call !== 'object') throw bad(`tool call ${i} is not an object`);
+    if (call.type !== undefined && call.type !== 'function') continue;
+    const f = call.function;
+    if (!f || typeof f !== 'object') throw bad(`tool call ${i} has no function`);
+    // Arguments are JSON text; a server that sends an object gets it written as JSON (the tutor checks it like any other).
+    const args = typeof f.arguments === 'string' ? f.arguments : f.arguments === undefined || f.arguments === null ? '' : JSON.stringify(f.arguments);
+    toolCalls.push({ id: typeof call.id === 'string' ? call.id : '', name: typeof f.name === 'string' ? f.name : '', arguments: args });
+  }
+  const u = r.usage as { prompt_tokens?: unknown; completion_tokens?: unknown } | null | undefined;
+  const n = (x: unknown) => (typeof x === 'number' && Number.isFinite(x) && x >= 0 ? Math.round(x) : 0);
+  const usage = u && typeof u === 'object' ? { promptTokens: n(u.prompt_tokens), completionTokens: n(u.completion_tokens) } : null;
+  return { choice: { content, toolCalls, finishReason: typeof c.finish_reason === 'string' ? c.finish_reason : null }, usage };
 }
 
 function toOpenAi(m: ChatMessage): OpenAI.Chat.Completions.ChatCompletionMessageParam {
@@ -211,7 +286,8 @@ export class OpenAiCompatClient implements LlmClient {
             return await gate.limit(async () => {
               await paced(gate, p, signal);
               if (signal?.aborted) throw new Classified('LLM_ABORTED', 'cancelled', false, null, null);
-              return this.#sdk.chat.completions.create(body, { ...(signal ? { signal } : {}) });
+              // Checked inside the try: a malformed 200 is retried (bounded by maxRetries), like a 5xx.
+              return readCompletion(await this.#sdk.chat.completions.create(body, { ...(signal ? { signal } : {}) }));
             });
           } catch (e) {
             const c = classify(e, this.#key);
@@ -238,20 +314,16 @@ export class OpenAiCompatClient implements LlmClient {
           },
         },
       );
-      const choice = res.choices?.[0];
       // Servers that send no tool-call ids get ids derived from the request, so a resumed run's
       // conversation is the uninterrupted run's (a per-client counter would restart at 1).
       const idBase = requestDigest(req);
-      if (!choice) throw new Classified('LLM_BAD_RESPONSE', 'the reply has no choices', false, null, null);
-      const toolCalls: ToolCallRequest[] = (choice.message.tool_calls ?? [])
-        .filter((c): c is OpenAI.Chat.Completions.ChatCompletionMessageFunctionToolCall => c.type === 'function')
-        .map((c, i) => ({ id: c.id || `call_${idBase}_${i}`, name: c.function?.name ?? '', arguments: c.function?.arguments ?? '' }));
-      const usage = res.usage ? { promptTokens: res.usage.prompt_tokens ?? 0, completionTokens: res.usage.completion_tokens ?? 0 } : null;
+      const toolCalls: ToolCallRequest[] = res.choice.toolCalls.map((c, i) => ({ id: c.id || `call_${idBase}_${i}`, name: c.name, arguments: c.arguments }));
+      const usage = res.usage;
       const price = p.models[this.model];
       return {
-        content: choice.message.content ?? null,
+        content: res.choice.content,
         toolCalls,
-        finishReason: choice.finish_reason ?? null,
+        finishReason: res.choice.finishReason,
         usage,
         cost: costOf(usage, price ? { input: price.input, output: price.output } : null),
         retries: attempts - 1,

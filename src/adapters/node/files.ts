@@ -1,8 +1,20 @@
-/** File I/O for the CLI: scenarios, traces (JSONL) and the package's own paths. */
-import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+/**
+ * File I/O for the CLI: scenarios, traces (JSONL) and the package's own paths.
+ *
+ * Safe writes: every file the CLI writes whole (a judged trace, a report, a sweep summary, the
+ * JSON Schema) goes through `writeFileAtomic`: written to a temporary file next to it, flushed to
+ * disk, then renamed over the target. A process killed mid-write, a full disk or a file-size limit
+ * leaves the old file as it was (or no file), never a truncated one. Traces written as a run goes
+ * are appended event by event instead (trace-file.ts), so a killed run keeps what it recorded.
+ *
+ * Streaming reads: a trace is read in chunks of 1 MiB and checked line by line as it comes
+ * (core TraceReader), never as one string: a large trace costs its events, not twice its size.
+ */
+import fs from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseScenario, parseJsonl, toJsonl, type Scenario, type ParsedTrace, type TraceEvent } from '../../core/index';
+import { MAX_SCENARIO_BYTES, ScenarioError, TraceParseError, TraceReader, parseScenario, type ParsedTrace, type Scenario, type TraceEvent } from '../../core/index';
 
 /** Repository root (where package.json, scenarios/ and public/ live). */
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -11,24 +23,145 @@ export const DEFAULT_SCENARIO_PATH = resolve(ROOT, 'scenarios/default.yaml');
 export function loadScenarioFile(path: string): Scenario {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    // A file far larger than any scenario is refused before it is read (it would only cost time and memory).
+    const size = fs.statSync(path).size;
+    if (size > MAX_SCENARIO_BYTES) throw new ScenarioError(path, [{ path: '(file)', message: `the file is ${size} bytes; a scenario is at most ${MAX_SCENARIO_BYTES} bytes`, line: 1, col: 1 }], true);
+    text = fs.readFileSync(path, 'utf8');
   } catch (e) {
+    if (e instanceof ScenarioError) throw e;
     throw new Error(`cannot read scenario ${path}: ${(e as Error).message}`);
   }
   return parseScenario(text, path);
 }
 
-export function readTraceFile(path: string): ParsedTrace {
-  let text: string;
+const CHUNK = 1 << 20;
+
+/**
+ * Calls `onLine` for every line of a file, read in chunks (never the whole file at once), with
+ * the line's text (no newline), whether it ended with a newline (only the last line may not), and
+ * the byte offset just after it.
+ */
+export function forEachLine(path: string, onLine: (text: string, complete: boolean, endByte: number) => void): void {
+  const fd = fs.openSync(path, 'r');
   try {
-    text = readFileSync(path, 'utf8');
-  } catch (e) {
-    throw new Error(`cannot read trace ${path}: ${(e as Error).message}`);
+    const buf = Buffer.allocUnsafe(CHUNK);
+    let pending: Buffer[] = [];
+    let pendingBytes = 0;
+    let offset = 0;
+    for (;;) {
+      const n = fs.readSync(fd, buf, 0, CHUNK, null);
+      if (n === 0) break;
+      const view = buf.subarray(0, n);
+      let start = 0;
+      for (;;) {
+        const nl = view.indexOf(0x0a, start);
+        if (nl < 0) break;
+        const piece = view.subarray(start, nl);
+        const line = pendingBytes ? Buffer.concat([...pending, piece]).toString('utf8') : piece.toString('utf8');
+        offset += pendingBytes + piece.length + 1;
+        pending = [];
+        pendingBytes = 0;
+        onLine(line, true, offset);
+        start = nl + 1;
+      }
+      if (start < n) {
+        pending.push(Buffer.from(view.subarray(start)));
+        pendingBytes += n - start;
+      }
+    }
+    if (pendingBytes) onLine(Buffer.concat(pending).toString('utf8'), false, offset + pendingBytes);
+  } finally {
+    fs.closeSync(fd);
   }
-  return parseJsonl(text, path);
 }
 
+/** Reads and validates a whole trace file (strictly: errors name file, line and field), streaming it line by line. */
+export function readTraceFile(path: string): ParsedTrace {
+  const r = new TraceReader(path);
+  try {
+    forEachLine(path, (text) => void r.line(text));
+  } catch (e) {
+    if (e instanceof TraceParseError) throw e;
+    throw new Error(`cannot read trace ${path}: ${(e as Error).message}`);
+  }
+  return r.end();
+}
+
+/** The JSONL text of the events in pieces of about 1 MiB (a long trace is never one string). */
+function* jsonlChunks(events: readonly TraceEvent[]): Generator<string> {
+  let out = '';
+  for (const e of events) {
+    out += JSON.stringify(e) + '\n';
+    if (out.length >= CHUNK) {
+      yield out;
+      out = '';
+    }
+  }
+  if (out) yield out;
+}
+
+/**
+ * Writes a file so that it is either the old file or the whole new one, whatever happens: the
+ * data goes to a temporary file in the same directory (`.<name>.<pid>.<random>.tmp`), is flushed
+ * to disk, and is renamed over `path`; on any failure the temporary file is removed and the error
+ * says the old file is unchanged. (A process killed outright can leave its temporary file behind;
+ * the target is still intact.) The new file keeps the old one's permissions, or takes `mode` when
+ * given (a secret is written 0o600).
+ */
+export function writeFileAtomic(path: string, data: string | Iterable<string>, opts: { mode?: number } = {}): void {
+  const target = resolve(path);
+  const dir = dirname(target);
+  fs.mkdirSync(dir, { recursive: true });
+  let mode = 0o666;
+  try {
+    mode = fs.statSync(target).mode & 0o777;
+  } catch {
+    // no file yet
+  }
+  if (opts.mode !== undefined) mode = opts.mode;
+  const tmp = join(dir, `.${basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  let fd: number | null = null;
+  try {
+    fd = fs.openSync(tmp, 'wx', mode);
+    for (const piece of typeof data === 'string' ? [data] : data) {
+      const b = Buffer.from(piece, 'utf8');
+      let off = 0;
+      while (off < b.length) off += fs.writeSync(fd, b, off, b.length - off);
+    }
+    fs.fsyncSync(fd);
+    fs.closeSync(fd);
+    fd = null;
+    fs.renameSync(tmp, target);
+  } catch (e) {
+    if (fd !== null) {
+      try {
+        fs.closeSync(fd);
+      } catch {
+        // already failing
+      }
+    }
+    try {
+      fs.unlinkSync(tmp);
+    } catch {
+      // nothing to remove
+    }
+    const err = e as NodeJS.ErrnoException;
+    throw new Error(`could not write ${path}: ${err.code ? `${err.code}: ` : ''}${err.message}; ${fs.existsSync(target) ? 'the file there is unchanged' : 'nothing was written'}`);
+  }
+  // The rename is durable once the directory is flushed (best effort: not every platform allows it).
+  try {
+    const dfd = fs.openSync(dir, 'r');
+    try {
+      fs.fsyncSync(dfd);
+    } finally {
+      fs.closeSync(dfd);
+    }
+  } catch {
+    // not supported here
+  }
+}
+
+/** Writes a whole trace safely (see writeFileAtomic): a judged trace replaces the old file only once it is complete on disk. */
 export function writeTraceFile(path: string, events: readonly TraceEvent[]): void {
-  mkdirSync(dirname(resolve(path)), { recursive: true });
-  writeFileSync(path, toJsonl(events));
+  writeFileAtomic(path, jsonlChunks(events));
 }

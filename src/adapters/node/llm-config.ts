@@ -13,6 +13,37 @@ import { OpenAiCompatClient } from '../llm/openai-compat';
 
 export const DEFAULT_PROVIDER = 'default';
 
+/**
+ * Client settings from the environment, so that a provider made from OPENAI_BASE_URL /
+ * OPENAI_API_KEY alone can be tuned too (a server that accepts a request and never answers would
+ * otherwise cost timeoutMs × (1 + maxRetries), 8 minutes a call with the defaults). They set the
+ * "default" provider's values, and fill the same fields of a config file's providers where the
+ * file does not give them (a value in the file wins). Invalid values are an error naming the
+ * variable. Documented in docs/llm.md ("Providers").
+ */
+export const LLM_ENV_SETTINGS = {
+  EDUCLAW_LLM_TIMEOUT_MS: 'timeoutMs',
+  EDUCLAW_LLM_MAX_RETRIES: 'maxRetries',
+  EDUCLAW_LLM_MAX_CONCURRENCY: 'maxConcurrency',
+  EDUCLAW_LLM_BACKOFF_MS: 'backoffMs',
+  EDUCLAW_LLM_MAX_RETRY_AFTER_MS: 'maxRetryAfterMs',
+  EDUCLAW_LLM_MAX_REQUESTS_PER_MINUTE: 'maxRequestsPerMinute',
+} as const;
+
+/** The provider fields the environment sets (see LLM_ENV_SETTINGS), checked like the config file's. */
+export function envSettings(env: NodeJS.ProcessEnv = process.env): Partial<ProviderConfig> {
+  const out: Record<string, number> = {};
+  for (const [name, field] of Object.entries(LLM_ENV_SETTINGS)) {
+    const raw = env[name];
+    if (raw === undefined || raw.trim() === '') continue;
+    const n = Number(raw);
+    const r = ProviderSchema.shape[field].safeParse(n);
+    if (!Number.isFinite(n) || !r.success) throw new LlmError('LLM_CONFIG', `${name}=${JSON.stringify(raw)}: ${r.success ? 'not a number' : (r.error.issues[0]?.message ?? 'invalid')} (it sets the providers' ${field})`);
+    out[field] = n;
+  }
+  return out as Partial<ProviderConfig>;
+}
+
 function readStructured(path: string): unknown {
   let text: string;
   try {
@@ -31,8 +62,9 @@ function readStructured(path: string): unknown {
 export function loadLlmConfig(paths: readonly string[], env: NodeJS.ProcessEnv = process.env): LlmConfig {
   const providers: ProviderConfig[] = [];
   let panel: PanelConfig | undefined;
+  const fromEnv = envSettings(env);
   for (const path of paths) {
-    const raw = readStructured(path);
+    const raw = fillFromEnv(readStructured(path), fromEnv);
     // A panel file may be a bare panel ({ judges: [...] }) with or without providers.
     const obj = raw && typeof raw === 'object' && 'judges' in raw ? (() => {
       const { providers: ps, ...rest } = raw as { providers?: unknown };
@@ -47,9 +79,19 @@ export function loadLlmConfig(paths: readonly string[], env: NodeJS.ProcessEnv =
     if (r.data.panel) panel = r.data.panel;
   }
   if ((env.OPENAI_BASE_URL || env.OPENAI_API_KEY) && !providers.some((p) => p.name === DEFAULT_PROVIDER)) {
-    providers.push(ProviderSchema.parse({ name: DEFAULT_PROVIDER, baseURL: env.OPENAI_BASE_URL || 'https://api.openai.com/v1', apiKeyEnv: 'OPENAI_API_KEY' }));
+    const r = ProviderSchema.safeParse({ name: DEFAULT_PROVIDER, baseURL: env.OPENAI_BASE_URL || 'https://api.openai.com/v1', apiKeyEnv: 'OPENAI_API_KEY', ...fromEnv });
+    if (!r.success) throw new LlmError('LLM_CONFIG', formatZodError('OPENAI_BASE_URL', r.error));
+    providers.push(r.data);
   }
   return { providers, ...(panel ? { panel } : {}) };
+}
+
+/** A config file's providers with the environment's settings where the file gives none. */
+function fillFromEnv(raw: unknown, fromEnv: Partial<ProviderConfig>): unknown {
+  if (!Object.keys(fromEnv).length || !raw || typeof raw !== 'object') return raw;
+  const o = raw as { providers?: unknown };
+  if (!Array.isArray(o.providers)) return raw;
+  return { ...o, providers: o.providers.map((p: unknown) => (p && typeof p === 'object' && !Array.isArray(p) ? { ...fromEnv, ...(p as object) } : p)) };
 }
 
 export function keyFor(p: ProviderConfig, env: NodeJS.ProcessEnv = process.env): string | undefined {

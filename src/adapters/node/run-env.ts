@@ -1,11 +1,12 @@
 /**
  * The run environment in Node (CLI, sweep workers, report scripts): tracers by name (each loaded
  * once per process), the persona seeds, and model clients from the LLM config (files and
- * environment; keys stay inside the clients).
+ * environment; keys stay inside the clients), and the HTTP transport to external agents.
  */
 import { loadPersonaSeeds, type KnowledgeTracer, type LlmClient, type RunEnv } from '../../core/index';
 import { createNodeTracer } from './tracers';
 import { loadLlmConfig, makeClient, pickProvider } from './llm-config';
+import { nodeHttpTransport } from './agent-http';
 
 export interface NodeEnvOptions {
   /** LLM config files (--llm-config); the environment's OPENAI_BASE_URL / OPENAI_API_KEY add a "default" provider. */
@@ -31,6 +32,8 @@ export function nodeRunEnv(o: NodeEnvOptions = {}): RunEnv {
   return {
     tracer: sharedNodeTracer,
     personaSeeds: loadPersonaSeeds,
+    // External agents behind a URL (the http tutor).
+    http: nodeHttpTransport(),
     llm: ({ provider, model }) => {
       const key = `${provider}\u0000${model}`;
       let c = clients.get(key);

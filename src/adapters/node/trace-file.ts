@@ -6,9 +6,10 @@
  * One `writeSync` per line on a file opened for appending: the OS has the line as soon as the call
  * returns, so SIGKILL loses nothing written (a power cut may; `fsync` at the end covers normal exits).
  */
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, truncateSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, truncateSync, writeSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { parseJsonl, resumePoint, type TraceEvent } from '../../core/index';
+import { TraceParseError, TraceReader, resumePoint, type TraceEvent } from '../../core/index';
+import { forEachLine } from './files';
 
 export class TraceAppender {
   readonly path: string;
@@ -55,25 +56,29 @@ export interface StoredTrace {
   offsets: number[];
 }
 
-/** Reads a trace file that may have been cut short; a final line without its newline is dropped (so `events` may be empty). Other damage is an error naming the line. */
+/**
+ * Reads a trace file that may have been cut short, streaming it line by line (checked strictly as
+ * it comes, like readTraceFile); a final line without its newline is dropped (so `events` may be
+ * empty). Other damage is an error naming the line and field.
+ */
 export function readStoredTrace(path: string): StoredTrace {
-  let text: string;
+  const r = new TraceReader(path);
+  const offsets = [0];
+  let cutLine = false;
   try {
-    text = readFileSync(path, 'utf8');
+    forEachLine(path, (text, complete, endByte) => {
+      if (!complete) {
+        cutLine = text.trim() !== '';
+        return;
+      }
+      if (r.line(text)) offsets.push(endByte);
+    });
   } catch (e) {
+    if (e instanceof TraceParseError) throw e;
     throw new Error(`cannot read trace ${path}: ${(e as Error).message}`);
   }
-  const lastNl = text.lastIndexOf('\n');
-  const whole = text.slice(0, lastNl + 1);
-  const cutLine = whole.length < text.length && text.slice(lastNl + 1).trim() !== '';
   // Nothing but a cut first line (killed while writing run_start): no events, not a broken file.
-  const events = whole.trim() ? parseJsonl(whole, path).events : [];
-  const offsets = [0];
-  let at = 0;
-  for (const line of whole.split('\n').slice(0, -1)) {
-    at += Buffer.byteLength(line, 'utf8') + 1;
-    if (line.trim()) offsets.push(at);
-  }
+  const events = r.events.length ? r.end().events : [];
   return { events, cutLine, offsets };
 }
 

@@ -5,7 +5,7 @@
  * same --llm-config files and the environment.
  */
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { AUTOMATED_TUTORS, HARNESS_NAMES, tutorEntry, type VoiceSpec } from '../../core/index';
+import { AUTOMATED_TUTORS, COUPLING_MODES, HARNESS_NAMES, tutorEntry, type CouplingMode, type VoiceSpec } from '../../core/index';
 import { loadLlmConfig, pickProvider } from '../../adapters/node/llm-config';
 
 export interface LlmCliOptions {
@@ -18,6 +18,8 @@ export interface LlmCliOptions {
   voice?: 'templates' | 'llm';
   voiceModel?: string;
   voiceProvider?: string;
+  coupling?: CouplingMode;
+  chatInstruction?: boolean;
 }
 
 const num = (v: string) => {
@@ -49,8 +51,20 @@ export function addLlmOptions(cmd: Command, o: { repeatable?: boolean } = {}): C
     .option('--temperature <t>', 'LLM tutor temperature (default 0.2)', num)
     .option('--max-steps <n>', 'model steps per wake before the turn is cut (default 8)', num)
     .addOption(new Option('--voice <kind>', 'student voice: fixed templates, or an LLM role-playing the learner').choices(['templates', 'llm']).default('templates'))
-    .option('--voice-model <model>', 'model for --voice llm (default: --model)')
-    .option('--voice-provider <name>', 'provider for --voice llm (default: --provider)');
+    .addOption(
+      o.repeatable
+        ? new Option('--voice-model <model>', 'model for --voice llm (default: --model); repeatable: every run once per student model').argParser((v: string, prev: string[] = []) => (prev.includes(v) ? prev : [...prev, v]))
+        : new Option('--voice-model <model>', 'model for --voice llm (default: --model)'),
+    )
+    .option('--voice-provider <name>', 'provider for --voice llm (default: --provider)')
+    .addOption(new Option('--coupling <mode>', 'who decides a graded attempt: the knowledge tracer (tracer-decides, the default) or the LLM student, whose attempts the checker grades (student-attempts; needs --voice llm). docs/learning-model.md').choices([...COUPLING_MODES]))
+    .option('--chat-instruction', 'opt-in: a chat message that gives a step or hint of a working item counts as instruction like a hint (recorded in the trace; docs/learning-model.md)');
+}
+
+/** The coupling and chat-instruction overrides of a run record from the flags (nothing when not given). */
+export function learnerParts(o: Pick<LlmCliOptions, 'coupling' | 'chatInstruction' | 'voice'>): { coupling?: CouplingMode; chatInstruction?: boolean } {
+  if (o.coupling === 'student-attempts' && o.voice !== 'llm') throw new Error('--coupling student-attempts needs an LLM student: --voice llm --voice-model <model>');
+  return { ...(o.coupling ? { coupling: o.coupling } : {}), ...(o.chatInstruction ? { chatInstruction: true } : {}) };
 }
 
 export interface LlmRecordParts {
@@ -82,10 +96,11 @@ export function llmRecordParts(tutor: string, o: LlmCliOptions): LlmRecordParts 
   return { tutorConfig, voice };
 }
 
-/** The sweep's flags: --tutor, --harness and --model repeatable. */
-export interface SweepLlmCliOptions extends Omit<LlmCliOptions, 'harness' | 'model'> {
+/** The sweep's flags: --tutor, --harness, --model and --voice-model repeatable. */
+export interface SweepLlmCliOptions extends Omit<LlmCliOptions, 'harness' | 'model' | 'voiceModel'> {
   harness?: string[];
   model?: string[];
+  voiceModel?: string[];
 }
 
 /** Commander parser for a repeatable --tutor: a registered automated tutor, each once. */
@@ -97,16 +112,18 @@ export const collectTutor = (v: string, prev: string[] = []): string[] => {
 /**
  * The tutors of a sweep from its flags: each --tutor in order; an LLM tutor once per --model ×
  * --harness (model-major; harness default reactive); built-in tutors with an empty config. And the
- * voice every run shares. Errors say which flag is missing or misplaced.
+ * student voices: the templates, or one LLM voice per --voice-model (every tutor × scenario × seed
+ * runs once per voice; `voice` is the first). Errors say which flag is missing or misplaced.
  */
-export function sweepTutors(tutors: readonly string[], o: SweepLlmCliOptions): { tutors: { name: string; config: Record<string, unknown> }[]; voice: VoiceSpec } {
+export function sweepTutors(tutors: readonly string[], o: SweepLlmCliOptions): { tutors: { name: string; config: Record<string, unknown> }[]; voice: VoiceSpec; voices: VoiceSpec[] } {
   const models = o.model ?? [];
   const harnesses = o.harness?.length ? o.harness : ['reactive'];
   const llmTutors = tutors.filter((t) => tutorEntry(t).needs.includes('llm'));
   if (!llmTutors.length && (o.harness?.length || models.length || o.temperature !== undefined || o.maxSteps !== undefined)) throw new Error(`--harness, --model, --temperature and --max-steps are for LLM tutors (${tutors.join(', ')} ${tutors.length === 1 ? 'is not one' : 'are not'})`);
   if (llmTutors.length && !models.length) throw new Error(`--tutor ${llmTutors[0]} needs --model <model> (repeatable: one tutor per model × harness)`);
   const needsVoice = o.voice === 'llm';
-  if (!llmTutors.length && !needsVoice) return { tutors: tutors.map((name) => ({ name, config: {} })), voice: { kind: 'templates' } };
+  if (!needsVoice && o.voiceModel?.length) throw new Error('--voice-model is for --voice llm');
+  if (!llmTutors.length && !needsVoice) return { tutors: tutors.map((name) => ({ name, config: {} })), voice: { kind: 'templates' }, voices: [{ kind: 'templates' }] };
   const cfg = loadLlmConfig(o.llmConfig ?? []);
   const out: { name: string; config: Record<string, unknown> }[] = [];
   for (const name of tutors) {
@@ -120,12 +137,13 @@ export function sweepTutors(tutors: readonly string[], o: SweepLlmCliOptions): {
       for (const harness of harnesses)
         out.push({ name, config: entry.parseConfig({ harness, model, provider, ...(o.temperature !== undefined ? { temperature: o.temperature } : {}), ...(o.maxSteps !== undefined ? { maxStepsPerWake: o.maxSteps } : {}) }) });
   }
-  let voice: VoiceSpec = { kind: 'templates' };
+  let voices: VoiceSpec[] = [{ kind: 'templates' }];
   if (needsVoice) {
-    if (!o.voiceModel && models.length > 1) throw new Error('--voice llm with several --model: choose the voice\'s with --voice-model <model>');
-    const model = o.voiceModel ?? models[0];
-    if (!model) throw new Error('--voice llm needs --voice-model <model> (or --model)');
-    voice = { kind: 'llm', provider: pickProvider(cfg, o.voiceProvider ?? o.provider).name, model };
+    if (!o.voiceModel?.length && models.length > 1) throw new Error('--voice llm with several --model: choose the voice\'s with --voice-model <model>');
+    const vm = o.voiceModel?.length ? o.voiceModel : models.slice(0, 1);
+    if (!vm.length) throw new Error('--voice llm needs --voice-model <model> (or --model)');
+    const provider = pickProvider(cfg, o.voiceProvider ?? o.provider).name;
+    voices = vm.map((model) => ({ kind: 'llm', provider, model }));
   }
-  return { tutors: out, voice };
+  return { tutors: out, voice: voices[0]!, voices };
 }

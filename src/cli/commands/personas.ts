@@ -1,6 +1,7 @@
 import { Option, type Command } from 'commander';
 import { availableParallelism } from 'node:os';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { writeFileAtomic } from '../../adapters/node/files';
 import { resolve } from 'node:path';
 import { AUTOMATED_TUTORS, abilityTableMarkdown, libraryEntries, parseSeedList, personaParameterMarkdown, personaDescriptionsMarkdown, personaTableMarkdown, scheduleTablesMarkdown, type AbilityLevel, type RunSummary } from '../../core/index';
 import { ROOT } from '../../adapters/node/files';
@@ -82,11 +83,11 @@ export function registerPersonas(program: Command): void {
         doc = replaceSection(doc, 'personas:parameters', personaParameterMarkdown(), o.write);
         doc = replaceSection(doc, 'personas:measured', measured, o.write);
         doc = replaceSection(doc, 'personas:ability', ability, o.write);
-        writeFileSync(o.write, doc);
+        writeFileAtomic(o.write, doc);
         console.error(`wrote the tables into ${o.write}`);
       }
       if (o.writeSchedules) {
-        writeFileSync(o.writeSchedules, replaceSection(readFileSync(o.writeSchedules, 'utf8'), 'schedules:measured', schedules, o.writeSchedules));
+        writeFileAtomic(o.writeSchedules, replaceSection(readFileSync(o.writeSchedules, 'utf8'), 'schedules:measured', schedules, o.writeSchedules));
         console.error(`wrote the schedule tables into ${o.writeSchedules}`);
       }
     });

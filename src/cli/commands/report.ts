@@ -9,12 +9,13 @@
  * judged copy: same run id, tutor, voice and learner model) counts once: the copy with more events.
  */
 import type { Command } from 'commander';
-import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { strFromU8, unzipSync } from 'fflate';
 import { join, relative, resolve } from 'node:path';
 import { AXES, parseJsonl, type AxisId, type TraceEvent } from '../../core/index';
 import { DEFAULT_PASS_RULE, allPlots, buildBenchmarkReport, digestRun, parsePassRule, reportCsvFiles, reportHtml, reportMarkdown, type RunDigest } from '../../core/analysis/index';
 import { readStoredTrace } from '../../adapters/node/trace-file';
+import { writeFileAtomic } from '../../adapters/node/files';
 import { plotSvgs } from '../../adapters/plot/vega';
 
 /** The .jsonl files of the inputs: a file as given, a directory searched recursively (sorted). */
@@ -119,7 +120,7 @@ export async function writeReport(paths: readonly string[], o: ReportCliOptions,
   mkdirSync(join(out, 'csv'), { recursive: true });
   const written: string[] = [];
   const write = (rel: string, text: string) => {
-    writeFileSync(join(out, rel), text);
+    writeFileAtomic(join(out, rel), text);
     written.push(rel);
   };
   for (const c of reportCsvFiles(report)) write(c.path, c.text);

@@ -5,9 +5,10 @@ import { nodeRunEnv } from '../../adapters/node/run-env';
 import { TraceAppender, resumeFile } from '../../adapters/node/trace-file';
 import { int } from './common';
 import { addLlmOptions, llmRecordParts, type LlmCliOptions } from './llm-options';
+import { addAgentOptions, agentTutorConfigs, hasAgentOptions, type AgentCliOptions } from './agent-options';
 import { onStopSignals } from '../signals';
 
-interface RunCliOptions extends LlmCliOptions {
+interface RunCliOptions extends LlmCliOptions, AgentCliOptions {
   scenario?: string;
   tutor?: string;
   seed?: number;
@@ -31,13 +32,13 @@ export function registerRun(program: Command): void {
     .option('--out <file>', 'trace file to write, JSONL appended event by event; required unless --resume')
     .option('--resume <trace>', 'resume the stopped or killed run in this trace file, appending to it; tutor, scenario and settings come from the trace (an LLM run needs its --llm-config again)')
     .option('--quiet', 'print nothing but errors');
-  addLlmOptions(cmd).action(async (o: RunCliOptions, command: Command) => {
+  addAgentOptions(addLlmOptions(cmd)).action(async (o: RunCliOptions, command: Command) => {
     let record: RunRecord;
     let path: string;
     let stored: TraceEvent[] | undefined;
     let keepBytes = 0;
     if (o.resume) {
-      const fixed = ['tutor', 'scenario', 'seed', 'tracer', 'horizon', 'out', 'harness', 'model', 'provider', 'temperature', 'maxSteps', 'voice', 'voiceModel', 'voiceProvider'];
+      const fixed = ['tutor', 'scenario', 'seed', 'tracer', 'horizon', 'out', 'harness', 'model', 'provider', 'temperature', 'maxSteps', 'voice', 'voiceModel', 'voiceProvider', 'agentUrl', 'agentName', 'agentModel', 'agentTimeout', 'agentRetries', 'agentTokenEnv'];
       const given = fixed.filter((k) => command.getOptionValueSource(k) === 'cli').map((k) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`);
       if (given.length) throw new Error(`--resume takes the run from the trace: give no ${given.join(', ')} (only --llm-config and --quiet go with --resume)`);
       path = o.resume;
@@ -52,10 +53,14 @@ export function registerRun(program: Command): void {
       path = o.out;
       const scenario = loadScenarioFile(o.scenario ?? DEFAULT_SCENARIO_PATH);
       const llm = llmRecordParts(o.tutor, o);
+      // An agent behind a URL (--tutor http): its hello gives the name, version and model the trace records.
+      const isAgent = o.tutor === 'http';
+      if (!isAgent && hasAgentOptions(o)) throw new Error(`the --agent-* options are for --tutor http (${o.tutor} is not an agent behind a URL)`);
+      const tutorConfig = isAgent ? { ...(await agentTutorConfigs(o))[0]! } : llm.tutorConfig;
       record = runRecord({
         scenario,
         source: o.scenario ?? 'scenarios/default.yaml',
-        tutor: { name: o.tutor, config: llm.tutorConfig },
+        tutor: { name: o.tutor, config: tutorConfig },
         voice: llm.voice,
         ...(o.seed !== undefined ? { seed: o.seed } : {}),
         ...(o.tracer ? { tracer: o.tracer } : {}),
@@ -79,7 +84,7 @@ export function registerRun(program: Command): void {
       console.log(`${res.runId}: ${res.reason}, ${res.events.length} events in ${((performance.now() - t0) / 1000).toFixed(2)} s -> ${path}`);
       console.log(formatAxisTable([scoreTrace(res.events)]));
       if (res.stoppedInReplay) console.error(`stopped while replaying the stored events (${res.reason}: ${res.message ?? ''}); ${path} is unchanged\nresume with: npm run cli -- run --resume ${path}`);
-      else if (res.reason !== 'horizon_reached') console.error(`stopped: ${res.reason}: ${res.message ?? ''}${res.reason === 'aborted' || res.reason === 'llm_error' ? `\nresume with: npm run cli -- run --resume ${path}` : ''}`);
+      else if (res.reason !== 'horizon_reached') console.error(`stopped: ${res.reason}: ${res.message ?? ''}${res.reason === 'aborted' || res.reason === 'llm_error' || (res.reason === 'tutor_error' && record.tutor.name === 'http') ? `\nresume with: npm run cli -- run --resume ${path}` : ''}`);
     }
     if (res.reason !== 'horizon_reached') process.exitCode = 3;
   });

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { writeFileSync } from 'node:fs';
 import { scenarioJsonSchema } from '../../core/index';
+import { writeFileAtomic } from '../../adapters/node/files';
 
 export function registerSchema(program: Command): void {
   program
@@ -8,7 +8,7 @@ export function registerSchema(program: Command): void {
     .description('Write the scenario JSON Schema (for editors).')
     .option('--out <file>', 'output file', 'scenarios/scenario.schema.json')
     .action((o: { out: string }) => {
-      writeFileSync(o.out, JSON.stringify(scenarioJsonSchema(), null, 2) + '\n');
+      writeFileAtomic(o.out, JSON.stringify(scenarioJsonSchema(), null, 2) + '\n');
       console.log(`wrote ${o.out}`);
     });
 }

@@ -8,8 +8,9 @@ import { progressBar } from '../progress';
 import { onStopSignals } from '../signals';
 import { int } from './common';
 import { addLlmOptions, collectTutor, sweepTutors, type SweepLlmCliOptions } from './llm-options';
+import { addAgentOptions, agentTutorConfigs, hasAgentOptions, type AgentCliOptions } from './agent-options';
 
-interface SweepCliOptions extends SweepLlmCliOptions {
+interface SweepCliOptions extends SweepLlmCliOptions, AgentCliOptions {
   scenarios: string[];
   tutor: string[];
   seeds?: string;
@@ -50,11 +51,16 @@ export function registerSweep(program: Command): void {
     .option('--horizon <days>', "days per run (default: each scenario's)", int('--horizon'))
     .option('--resume', 'continue the sweep in --out (give the same options): keep complete traces, resume partial ones, run missing ones')
     .option('--quiet', 'no progress bar and no table on stdout');
-  addLlmOptions(cmd, { repeatable: true }).action(async (o: SweepCliOptions) => {
+  addAgentOptions(addLlmOptions(cmd, { repeatable: true }), { repeatable: true }).action(async (o: SweepCliOptions) => {
     const files = expandScenarioPaths(o.scenarios);
     const seeds = o.seeds ? parseSeedList(o.seeds) : null;
     const threads = Math.max(1, o.jobs ?? availableParallelism());
-    const { tutors, voice } = sweepTutors(o.tutor, o);
+    const planned = sweepTutors(o.tutor, o);
+    const voice = planned.voice;
+    // An agent behind a URL (--tutor http): one tutor per --agent-url, named by its hello.
+    if (!o.tutor.includes('http') && hasAgentOptions(o)) throw new Error('the --agent-* options are for --tutor http');
+    const agents = o.tutor.includes('http') ? await agentTutorConfigs(o) : [];
+    const tutors = planned.tutors.flatMap((t) => (t.name === 'http' ? agents.map((config) => ({ name: 'http', config: { ...config } as Record<string, unknown> })) : [t]));
     const perTutor = files.length * (seeds?.length ?? 1);
     const total = tutors.length * perTutor;
     const modelRuns = tutors.filter((t) => needsModelClient({ tutor: t, voice })).length * perTutor;

@@ -17,6 +17,7 @@ import { helpRequests } from '../scoring/metrics';
 import { tutorLabel } from '../scoring/labels';
 import type { RunSummary } from '../sweep/summary';
 import { TUTORS } from '../registry';
+import { externalParts } from '../tutors/external/protocol';
 
 /** Bumped when a field's meaning changes (digests may be stored by callers). */
 export const DIGEST_VERSION = 1;
@@ -38,11 +39,13 @@ export interface RunDigest {
   digestVersion: typeof DIGEST_VERSION;
   runId: string;
   scenarioId: string;
-  /** tutorLabel(run_start.tutor): "planner", "llm/reactive/gpt-4.1-mini", "human/Ms Rivera". */
+  /** tutorLabel(run_start.tutor): "planner", "llm/reactive/gpt-4.1-mini", "human/Ms Rivera"; a field run's label ends in FIELD_SUFFIX. */
   tutor: string;
+  /** A field run (a real student in a classroom study: run_start.learner.kind "real"); absent in digests stored before field runs existed. */
+  field?: boolean;
   /** The registry name ("llm", "planner", "human"). */
   tutorName: string;
-  /** LLM tutors: the harness and the model from the tutor config; null otherwise (or unknown). */
+  /** LLM tutors: the harness and the model from the tutor config; external agents: "mcp:<agent>"/"http:<name>" and the model they report; null otherwise (or unknown). */
   harness: string | null;
   model: string | null;
   seed: number;
@@ -83,6 +86,17 @@ export interface RunDigest {
   help: { requests: number; unanswered: number; neglected: number } | null;
   /** What could not be derived because the events were not given. */
   missing: string[];
+}
+
+/**
+ * Appended to a field run's tutor label, so that every analysis shows field and simulated runs of
+ * one tutor side by side as two rows ("planner" and "planner (field)"); the field comparison pairs them.
+ */
+export const FIELD_SUFFIX = ' (field)';
+
+/** Whether a run is a field run: its run_start says the learner is real; without the trace, a field study's scenario id. */
+export function isFieldRun(start: RunStartEvent | null, scenarioId: string): boolean {
+  return start ? (start.learner as { kind?: unknown }).kind === 'real' : scenarioId.startsWith('field-');
 }
 
 /** A digest or the run to digest. */
@@ -161,9 +175,16 @@ export function probeCeiling(start: RunStartEvent): number {
   return g > 0 || c > 0 ? (1 - g) * (1 - c) + g * a : 1;
 }
 
-/** Harness and model of an LLM tutor: from its config, or (no trace) from its label name/harness/model. */
+/**
+ * Harness and model of an LLM tutor: from its config, or (no trace) from its label name/harness/model.
+ * An external agent is a harness: "mcp:<agent>" or "http:<name>", its model what it reported (label "mcp/<agent>/<model>").
+ */
 function llmParts(name: string, config: Record<string, unknown> | null, label: string): { harness: string | null; model: string | null } {
-  if (config) return { harness: typeof config.harness === 'string' ? config.harness : null, model: typeof config.model === 'string' ? config.model : null };
+  if (config) return externalParts(name, config) ?? { harness: typeof config.harness === 'string' ? config.harness : null, model: typeof config.model === 'string' ? config.model : null };
+  if (name === 'mcp' || name === 'http') {
+    const [, agent, ...model] = label.split('/');
+    return agent ? { harness: `${name}:${agent}`, model: model.length ? model.join('/') : null } : { harness: null, model: null };
+  }
   if (!TUTORS.get(name)?.needs.includes('llm')) return { harness: null, model: null };
   const parts = label.split('/');
   // The model may itself contain "/" (an OpenRouter id): everything after the harness.
@@ -187,11 +208,14 @@ export function digestRun(run: AnalysisRun): RunDigest {
   const missing = events ? [] : ['events'];
   const horizon = start?.scenario.horizonDays ?? (report.dailySolveRate.length > 0 ? report.dailySolveRate.length - 1 : null);
   const turns = (report.details.leakage as { tutorTurns?: unknown }).tutorTurns;
+  const field = isFieldRun(start, report.scenarioId);
+  const label = start ? tutorLabel(start.tutor) : report.tutor;
   return {
     digestVersion: DIGEST_VERSION,
     runId: report.runId,
     scenarioId: report.scenarioId,
-    tutor: start ? tutorLabel(start.tutor) : report.tutor,
+    tutor: field ? `${label}${FIELD_SUFFIX}` : label,
+    field,
     tutorName,
     harness,
     model,

@@ -1,5 +1,5 @@
 /** Analyses and the results report of a set of runs (docs/analyses.md). */
-export { DIGEST_VERSION, digestRun, digestAll, isDigest, actionsByDay, helpNeglect, probeCeiling, type AnalysisRun, type AnalysisInput, type RunDigest, type ActionCounts } from './digest';
+export { DIGEST_VERSION, FIELD_SUFFIX, isFieldRun, digestRun, digestAll, isDigest, actionsByDay, helpNeglect, probeCeiling, type AnalysisRun, type AnalysisInput, type RunDigest, type ActionCounts } from './digest';
 export { stat, averageRanks, spearmanRho, kendallTauB, pairCounts, passHatK, MIN_CORRELATION_N } from './stats';
 export { axesByTutor, axisCell, type TutorAxes, type AxisCell, type ReasonCount } from './axes-by-tutor';
 export { solveRateCurves, runReference, referenceAt, referenceShare, plateauDay, PLATEAU_SHARE, type TutorCurve, type CurvePointStat } from './curves';
@@ -13,3 +13,4 @@ export { analyseBenchmark, buildBenchmarkReport, type BenchmarkAnalyses, type Be
 export { reportMarkdown, reportHtml, reportCsvFiles, allPlots, allTables, escapeHtml, type RenderOptions } from './render';
 export { toCsv, statText, type ReportTable, type ReportPlot, type ReportSection, type CsvCell } from './table';
 export { PALETTE, type VlSpec } from './plots';
+export { mannWhitneyU, fieldVsSimulated, fieldComparisons, type MannWhitney, type Distribution, type FieldAxisRow, type FieldComparison } from './field';

@@ -166,3 +166,28 @@ export function heatmapSpec(rows: readonly CellRow[], order: readonly string[], 
     ],
   };
 }
+
+export interface DistributionRow {
+  axis: string;
+  side: string;
+  value: number;
+}
+
+/** Per axis (a facet each, its own scale), the values of two sides as box plots with every value as a dot. */
+export function distributionSpec(rows: readonly DistributionRow[], axes: readonly string[], sides: readonly string[], title: string, description: string): VlSpec {
+  const color = { field: 'side', type: 'nominal', title: 'Runs', scale: { domain: [...sides], range: PALETTE.slice(0, sides.length) } };
+  return {
+    ...base(title, description, rows),
+    facet: { field: 'axis', type: 'nominal', title: null, sort: [...axes] },
+    columns: 3,
+    spec: {
+      width: 200,
+      height: 140,
+      layer: [
+        { mark: { type: 'boxplot', extent: 'min-max', opacity: 0.5 }, encoding: { x: { field: 'side', type: 'nominal', title: null, sort: [...sides] }, y: { field: 'value', type: 'quantitative', title: null, scale: { zero: false } }, color } },
+        { mark: { type: 'point', filled: true, size: 28, opacity: 0.7 }, encoding: { x: { field: 'side', type: 'nominal', sort: [...sides] }, y: { field: 'value', type: 'quantitative' }, color } },
+      ],
+    },
+    resolve: { scale: { y: 'independent' } },
+  };
+}

@@ -16,7 +16,8 @@ import { DEFAULT_PASS_RULE, parsePassRule, passAtK, voicesDiffer, type PassKResu
 import { actionFrequencies, type TutorActions } from './actions';
 import { axisCorrelations, type AxisPair } from './correlations';
 import { byText, groupBy } from './stats';
-import { curvesSpec, groupedBarSpec, heatmapSpec, lineSpec, rankSpec, scatterSpec, type CurveRow } from './plots';
+import { curvesSpec, distributionSpec, groupedBarSpec, heatmapSpec, lineSpec, rankSpec, scatterSpec, type CurveRow, type DistributionRow } from './plots';
+import { fieldComparisons, type FieldComparison } from './field';
 import { num, pct, statCsv, statText, type CsvCell, type ReportPlot, type ReportSection, type ReportTable } from './table';
 
 export interface ReportOptions {
@@ -53,6 +54,8 @@ export interface BenchmarkAnalyses {
   passK: PassKResult[];
   actions: TutorActions[];
   correlations: AxisPair[];
+  /** Field runs against simulated runs of the same tutor (empty: no field run in the set). */
+  field: FieldComparison[];
 }
 
 export interface BenchmarkReport {
@@ -115,6 +118,7 @@ export function analyseBenchmark(inputs: readonly AnalysisInput[], opts: ReportO
     passK: overs.map((o) => passAtK(digests, rule, o)),
     actions: actionFrequencies(digests),
     correlations: axisCorrelations(digests),
+    field: fieldComparisons(digests),
   };
 }
 
@@ -192,6 +196,53 @@ function axesSection(a: BenchmarkAnalyses): ReportSection {
     plots: [],
     tables: [t],
   };
+}
+
+const sdText = (a: AnyAxis, sd: number | null) => (sd === null ? 'n/a' : (sd * UNITS[a.unit].scale).toFixed(UNITS[a.unit].digits));
+const meanText = (a: AnyAxis, m: number | null) => (m === null ? 'n/a' : a.format(m));
+
+/** Field runs against simulated runs of the same tutor, per axis: distributions and a Mann–Whitney U test (docs/analyses.md, "Field against simulation"). */
+function fieldSection(a: BenchmarkAnalyses): ReportSection {
+  const tables: ReportTable[] = [];
+  const plots: ReportPlot[] = [];
+  const paragraphs = [
+    'Field runs are a classroom study\'s sessions with real students (docs/classroom.md); simulated runs are runs of the same tutor with the simulated learner. Per axis both have: mean, standard deviation and n on each side, and a two-sided Mann–Whitney U test (exact for samples of at most 40 values without ties, else the normal approximation with tie and continuity corrections). A field run has no knowledge tracer, so its learning gain comes only from the study\'s probe set; the judged axes need a panel on both sides.',
+  ];
+  for (const c of a.field) {
+    const id = `field-${c.tutor.replace(/[^\w.-]+/g, '_')}`;
+    if (c.simulatedRuns === 0) paragraphs.push(`${c.tutor}: ${plural(c.fieldRuns, 'field run')} and no simulated run of this tutor in the set: add simulated runs of it (a benchmark or sweep of ${c.tutor}) to compare.`);
+    const both = c.rows.filter((r) => r.test);
+    tables.push(
+      table(
+        id,
+        `${c.tutor}: ${plural(c.fieldRuns, 'field run')} against ${plural(c.simulatedRuns, 'simulated run')}`,
+        ['Axis', 'Field mean (sd)', 'Field n', 'Simulated mean (sd)', 'Simulated n', 'U', 'p', 'Test'],
+        [false, true, true, true, true, true, true, false],
+        c.rows.map((r) => {
+          const ax = axisById(r.axis)!;
+          return [r.label, `${meanText(ax, r.field.mean)} (${sdText(ax, r.field.sd)})`, String(r.field.n), `${meanText(ax, r.simulated.mean)} (${sdText(ax, r.simulated.sd)})`, String(r.simulated.n), r.test ? String(r.test.u) : '–', r.test ? r.test.p.toFixed(3) : '–', r.test ? r.test.method : (r.reason ?? '')];
+        }),
+        ['tutor', 'axis', 'field_mean', 'field_sd', 'field_median', 'field_n', 'simulated_mean', 'simulated_sd', 'simulated_median', 'simulated_n', 'u', 'p', 'method', 'reason'],
+        c.rows.map((r) => [c.tutor, r.axis, r.field.mean, r.field.sd, r.field.median, r.field.n, r.simulated.mean, r.simulated.sd, r.simulated.median, r.simulated.n, r.test?.u ?? null, r.test?.p ?? null, r.test?.method ?? null, r.reason]),
+        ['Means and standard deviations in the unit of each axis; CSV: stored units. p: two-sided.'],
+      ),
+    );
+    if (both.length) {
+      const rows: DistributionRow[] = both.flatMap((r) => {
+        const ax = axisById(r.axis)!;
+        const k = UNITS[ax.unit].scale;
+        return [...r.field.values.map((v) => ({ axis: r.label, side: 'field', value: v * k })), ...r.simulated.values.map((v) => ({ axis: r.label, side: 'simulated', value: v * k }))];
+      });
+      plots.push({
+        id: `${id}-plot`,
+        title: `${c.tutor}: field against simulated, per axis`,
+        description: `Box plots with every run as a dot: the field runs and the simulated runs of ${c.tutor} on ${list(both.map((r) => r.label))}.`,
+        spec: distributionSpec(rows, both.map((r) => r.label), ['field', 'simulated'], `${c.tutor}: field against simulated`, `Field and simulated runs of ${c.tutor} per axis`),
+        table: id,
+      });
+    }
+  }
+  return { id: 'field', title: 'Field against simulation', paragraphs, plots, tables };
 }
 
 function curvesSection(a: BenchmarkAnalyses, tutors: readonly string[]): ReportSection {
@@ -528,7 +579,7 @@ export function buildBenchmarkReport(inputs: readonly AnalysisInput[], opts: Rep
     summary: `${plural(o.runs, 'run')}, ${plural(o.tutors.length, 'tutor')}, ${plural(o.scenarios.length, 'scenario')}, ${plural(o.seeds.length, 'seed')}`,
     command: opts.command ?? null,
     options: { passRule: rule.text, rankAxis },
-    sections: [overviewSection(a, digests, rule.text), axesSection(a), curvesSection(a, tutors), scatterSection(a, tutors), modelHarnessSection(a), failureSection(a, tutors), passKSection(a, tutors, rule.text), actionsSection(a, tutors), correlationSection(a)],
+    sections: [overviewSection(a, digests, rule.text), ...(a.field.length ? [fieldSection(a)] : []), axesSection(a), curvesSection(a, tutors), scatterSection(a, tutors), modelHarnessSection(a), failureSection(a, tutors), passKSection(a, tutors, rule.text), actionsSection(a, tutors), correlationSection(a)],
     analyses: a,
   };
 }

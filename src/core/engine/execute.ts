@@ -23,11 +23,14 @@ import type { Tutor, TutorEntry } from '../tutors/types';
 import type { KnowledgeTracer } from '../learner/kt/types';
 import type { PersonaSeedFile } from '../learner/seeds';
 import { LlmVoice } from '../learner/llm-voice';
+import { LlmStudent } from '../learner/student-attempts';
 import { SimulatedLearner, type SimulatedLearnerOptions } from '../learner/simulated';
 import type { LearnerAgent } from './learner-port';
-import { effectiveScenario, runIdFor, tutorRunName, type RunRecord } from './record';
+import { effectiveScenario, runIdFor, tutorRunName, voiceRunName, type RunRecord } from './record';
 import { Session, type RunResult } from './session';
 import { ReplayLlm, resumePoint } from './replay';
+import { ReplayHttp } from '../tutors/external/http';
+import type { HttpTransport } from '../tutors/external/transport';
 
 /** A model a run needs: which provider and model, for which role. */
 export interface LlmRef {
@@ -45,6 +48,8 @@ export interface RunEnv {
   llm?(ref: LlmRef): LlmClient;
   /** Tutor registry (default: the built-in TUTORS). */
   tutors?: ReadonlyMap<string, TutorEntry>;
+  /** The HTTP transport to external agents (tutors that need "http"; docs/bring-your-own-tutor.md). */
+  http?: HttpTransport;
   /**
    * The learner agent (default: the simulated learner). An environment where a real student
    * works (a classroom) supplies the agent that carries that student's actions into the session.
@@ -88,12 +93,26 @@ export async function openRun(record: RunRecord, env: RunEnv, opts: RunOptions =
     if (live.provider !== ref.provider || live.model !== ref.model) throw new SimError('RUN_INVALID', `the run names ${ref.provider}/${ref.model} for the ${ref.role} but the environment gave ${live.provider}/${live.model}`);
     return replay ? new ReplayLlm(live, replay, ref.role) : live;
   };
+  // A resumed run keeps the run id its trace has: traces of LLM tutors written before run ids held
+  // harness and model ("…__llm__s1") resume as they are (everything else in run_start is checked).
+  const first = replay?.[0];
+  const runId = first?.type === 'run_start' ? first.runId : runIdFor(scenario.id, tutorRunName({ name: entry.name, config }, tutors), scenario.seed, voiceRunName(record.voice));
+  const http = (): HttpTransport => {
+    if (!env.http) throw new SimError('RUN_INVALID', `tutor ${entry.name} talks to an agent over HTTP, but this environment has no HTTP transport`);
+    return replay ? new ReplayHttp(env.http, replay) : env.http;
+  };
   let tutor: Tutor | null = null;
   if (!entry.needs.includes('human')) {
     const model = entry.model?.(config) ?? null;
-    tutor = entry.create({ config, ...(model ? { llm: llm({ ...model, role: 'tutor' }) } : {}) });
+    tutor = entry.create({ config, runId, ...(model ? { llm: llm({ ...model, role: 'tutor' }) } : {}), ...(entry.needs.includes('http') ? { http: http() } : {}) });
   }
-  const voice = record.voice.kind === 'llm' ? new LlmVoice(llm({ provider: record.voice.provider, model: record.voice.model, role: 'student' }), { learnerName: scenario.learner.name }) : undefined;
+  // One client for the student role: the voice's replies and (coupling "student-attempts") the
+  // attempts share it, so a resumed run answers their recorded calls from one queue, in order.
+  const studentLlm = record.voice.kind === 'llm' ? llm({ provider: record.voice.provider, model: record.voice.model, role: 'student' }) : null;
+  const voice = studentLlm ? new LlmVoice(studentLlm, { learnerName: scenario.learner.name }) : undefined;
+  const studentAttempts = scenario.learner.coupling === 'student-attempts';
+  if (studentAttempts && !studentLlm) throw new SimError('RUN_INVALID', `scenario ${scenario.id}: learner.coupling "student-attempts" needs an LLM student voice (the LLM student writes the attempts): choose one (--voice llm --voice-model <model>), or the coupling "tracer-decides"`);
+  const attempts = studentAttempts && studentLlm ? new LlmStudent(studentLlm) : undefined;
   const tracer = await env.tracer(scenario.learner.tracer);
   if (scenario.learner.tracer !== tracer.info.name) {
     // Never a silent substitute: the tracer that runs must be the one the scenario names.
@@ -106,12 +125,8 @@ export async function openRun(record: RunRecord, env: RunEnv, opts: RunOptions =
     const n = replay?.length ?? 0;
     recorder.subscribe((e) => on(e, e.seq < n));
   }
-  const learnerOpts: SimulatedLearnerOptions = { scenario, tracer, seeds: await env.personaSeeds(), root, ...(voice ? { voice } : {}) };
+  const learnerOpts: SimulatedLearnerOptions = { scenario, tracer, seeds: await env.personaSeeds(), root, ...(voice ? { voice } : {}), ...(attempts ? { attempts } : {}) };
   const learner = env.learner ? env.learner(learnerOpts) : new SimulatedLearner(learnerOpts);
-  // A resumed run keeps the run id its trace has: traces of LLM tutors written before run ids held
-  // harness and model ("…__llm__s1") resume as they are (everything else in run_start is checked).
-  const first = replay?.[0];
-  const runId = first?.type === 'run_start' ? first.runId : runIdFor(scenario.id, tutorRunName({ name: entry.name, config }, tutors), scenario.seed);
   const session = new Session({
     runId,
     scenario,

@@ -24,19 +24,41 @@ import type { AttemptOutcome } from '../learner/learner';
 
 export type HelpTemplateId = (typeof HELP_TEMPLATE_IDS)[number];
 
-export type LogoutWhy = 'block_end' | 'gave_up' | 'no_work' | 'session_done';
+export type LogoutWhy = 'block_end' | 'gave_up' | 'no_work' | 'session_done' | 'student_ended' | 'time_up';
+
+/**
+ * What a real student does, as their browser reports it (a classroom study, docs/classroom.md),
+ * stamped with the virtual minute it happened at (`t`). A real learner agent applies these.
+ */
+export type StudentAction =
+  | { kind: 'login'; t: number }
+  | { kind: 'open'; t: number; itemId: string; assignmentId: string | null }
+  | { kind: 'submit'; t: number; itemId: string; assignmentId: string | null; response: string }
+  /** A help request from the fixed templates (responsiveness matches them exactly). */
+  | { kind: 'help'; t: number; template: string }
+  /** Free text to the tutor (chat). */
+  | { kind: 'say'; t: number; text: string }
+  /** The answers to a probe set (the study's pre/post quiz), graded by the item bank's checker. */
+  | { kind: 'probe'; t: number; phase: 'pre' | 'post'; answers: { itemId: string; response: string }[] }
+  | { kind: 'logout'; t: number; why: 'student_ended' | 'time_up' };
 
 /** A moment a learner agent schedules for itself (virtual time passes in the session's queue). */
 export type LearnerMoment =
   | { k: 'login'; blockEnd: number }
   | { k: 'step' }
   | { k: 'submit'; itemId: string; assignmentId: string | null; guess: boolean }
-  | { k: 'logout'; why: LogoutWhy };
+  | { k: 'logout'; why: LogoutWhy }
+  /** A real learner waits for the student's next action (the world does not move meanwhile). */
+  | { k: 'await' }
+  /** A real learner applies the student's action. */
+  | { k: 'act'; action: StudentAction };
 
 /** One graded attempt, as the learner made it (the LMS grades and records it). */
-export interface Submission extends AttemptOutcome {
+export interface Submission extends Omit<AttemptOutcome, 'p'> {
   item: Item;
   assignmentId: string | null;
+  /** The tracer's P(correct) before instruction boost; null for a real student (no tracer). */
+  p: number | null;
 }
 
 /** The learner's answers to the probe set (the `probe` event's measurements). */
@@ -72,13 +94,17 @@ export interface LearnerIo {
   note(kind: LmsEventKind, detail: Record<string, unknown>): void;
   /** Records an LLM call made for the learner (the student voice). */
   recordModelCall(c: ModelCallRecord): void;
+  /** Records a probe the learner took itself (a learner whose probes are not on the schedule). */
+  recordProbe(day: number, r: ProbeResult): void;
 }
 
 export interface LearnerAgent {
-  /** The knowledge tracer behind `probe` and `belief` (recorded in run_start). */
-  readonly tracer: TracerInfo;
-  /** The persona seed the learner starts from (recorded in run_start). */
-  readonly origin: { seedIndex: number; seedUid: number; warmup: number };
+  /** The knowledge tracer behind `probe` and `belief` (recorded in run_start); null: none (a real student), so no mastery snapshots. */
+  readonly tracer: TracerInfo | null;
+  /** Who the learner is, recorded in run_start.learner: the persona seed of a simulated learner; `{ kind: 'real', participant }` for a real student. */
+  readonly origin: Record<string, unknown>;
+  /** False for a learner who takes probes themselves (recordProbe), not at the scenario's probe times. */
+  readonly scheduledProbes?: boolean;
   /** The student voice, when it is not the default templates (recorded in run_start), e.g. "llm:local/llama3.1". */
   readonly voiceName: string | null;
   dayStarted(day: number, io: LearnerIo): void;

@@ -8,7 +8,7 @@
  * turns that into a client.
  */
 import { z } from 'zod';
-import { ScenarioSchema, WAKE_EVENTS, type Scenario } from '../scenario/schema';
+import { COUPLING_MODES, ScenarioSchema, WAKE_EVENTS, type Scenario } from '../scenario/schema';
 import type { RunStartEvent, TraceEvent } from '../trace/types';
 import { SimError } from '../errors';
 import { TUTORS } from '../registry';
@@ -42,6 +42,13 @@ export const RunRecordSchema = z
     /** Overrides the events that wake the tutor (the Play view's wake rule; docs/play.md). */
     wakeOn: z.array(z.enum(WAKE_EVENTS)).min(1).optional(),
     voice: VoiceSpecSchema.default({ kind: 'templates' }),
+    /**
+     * Overrides the scenario's coupling (learner.coupling): who decides a graded attempt. Recorded
+     * in run_start's scenario only when it differs from the scenario's (absent = tracer-decides).
+     */
+    coupling: z.enum(COUPLING_MODES).optional(),
+    /** Overrides the scenario's opt-in chat-instruction rule (learner.chatInstruction; absent = off). */
+    chatInstruction: z.boolean().optional(),
   })
   .strict();
 export type RunRecord = z.infer<typeof RunRecordSchema>;
@@ -54,9 +61,21 @@ export function runRecord(input: unknown): RunRecord {
   return r.data;
 }
 
-/** A run id: "<scenario>__<tutor>__s<seed>", where `tutor` is the tutor's run name (tutorRunName). */
-export function runIdFor(scenarioId: string, tutor: string, seed: number): string {
-  return `${scenarioId}__${tutor}__s${seed}`;
+/**
+ * A run id: "<scenario>__<tutor>__s<seed>", where `tutor` is the tutor's run name (tutorRunName),
+ * and for an LLM student voice "__<voice>" after it (voiceRunName), so that the runs of several
+ * student models of one benchmark get different run ids and trace files. The template voice adds
+ * nothing: built-in tutors' run ids (and the pinned traces) never change.
+ */
+export function runIdFor(scenarioId: string, tutor: string, seed: number, voice: string | null = null): string {
+  return `${scenarioId}__${tutor}__s${seed}${voice ? `__${voice}` : ''}`;
+}
+
+/** The voice's part of a run id: null for the templates; "voice-<model>" for an LLM voice, the model made file-name safe as in LLM tutor labels (the provider is not in it). */
+export function voiceRunName(voice: VoiceSpec): string | null {
+  if (voice.kind !== 'llm') return null;
+  const model = voice.model.toLowerCase().replace(/[^a-z0-9.-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 80) || 'model';
+  return `voice-${model}`;
 }
 
 /**
@@ -73,10 +92,21 @@ export function tutorRunName(tutor: { name: string; config?: Record<string, unkn
 /** The scenario the run actually uses (the one its run_start records): the record's overrides applied. */
 export function effectiveScenario(rec: RunRecord): Scenario {
   const s = rec.scenario;
-  const over = rec.tracer !== undefined || rec.ability !== undefined || rec.seed !== undefined || rec.horizonDays !== undefined || rec.wakeOn !== undefined;
+  // A coupling or chat-instruction override equal to what the scenario already means (absent =
+  // tracer-decides, off) leaves the scenario as it is, so run_start keeps today's bytes.
+  const coupling = rec.coupling !== undefined && rec.coupling !== (s.learner.coupling ?? 'tracer-decides') ? rec.coupling : undefined;
+  const chat = rec.chatInstruction !== undefined && rec.chatInstruction !== (s.learner.chatInstruction ?? false) ? rec.chatInstruction : undefined;
+  const over = rec.tracer !== undefined || rec.ability !== undefined || rec.seed !== undefined || rec.horizonDays !== undefined || rec.wakeOn !== undefined || coupling !== undefined || chat !== undefined;
   if (!over) return s;
   const out: Scenario = { ...s, learner: { ...s.learner } };
   if (rec.tracer !== undefined) out.learner.tracer = rec.tracer;
+  if (coupling !== undefined || chat !== undefined) {
+    // In the schema's key order (as a trace's run_start parses back: resume compares JSON text).
+    const l = out.learner;
+    const c = coupling ?? l.coupling;
+    const ci = chat ?? l.chatInstruction;
+    out.learner = { name: l.name, ability: l.ability, tracer: l.tracer, ...(c !== undefined ? { coupling: c } : {}), ...(ci !== undefined ? { chatInstruction: ci } : {}), persona: l.persona };
+  }
   if (rec.ability !== undefined) out.learner.ability = rec.ability;
   if (rec.seed !== undefined) out.seed = rec.seed;
   if (rec.horizonDays !== undefined) {
@@ -91,7 +121,7 @@ export function effectiveScenario(rec: RunRecord): Scenario {
 /** The run id a record's run records in its run_start (executeRun computes it the same way). */
 export const runIdOf = (rec: RunRecord, tutors: ReadonlyMap<string, TutorEntry> = TUTORS): string => {
   const s = effectiveScenario(rec);
-  return runIdFor(s.id, tutorRunName(rec.tutor, tutors), s.seed);
+  return runIdFor(s.id, tutorRunName(rec.tutor, tutors), s.seed, voiceRunName(rec.voice));
 };
 
 /**

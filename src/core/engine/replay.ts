@@ -29,7 +29,8 @@ export function resumePoint(events: readonly TraceEvent[]): TraceEvent[] {
   // A tool call records its delivery (the tutor's `message`) just before its `tool_call`: a trace
   // cut between the two holds half a call, which is dropped and made again live (a person may
   // choose another; replayRecordedTurns re-issues only recorded tool_calls).
-  const failed = (e: TraceEvent) => e.type === 'error' || (e.type === 'model_call' && e.response === null) || (e.type === 'message' && e.from === 'tutor');
+  // A failed model call has no response, or (an HTTP agent's malformed reply or bad status) an error beside the reply it keeps.
+  const failed = (e: TraceEvent) => e.type === 'error' || (e.type === 'model_call' && (e.response === null || e.error !== undefined)) || (e.type === 'message' && e.from === 'tutor');
   while (n > 1 && failed(events[n - 1]!)) n--;
   if (n < 1 || events[0]?.type !== 'run_start') throw new SimError('TRACE_INVALID', 'a stored trace starts with run_start');
   return events.slice(0, n);

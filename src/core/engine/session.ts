@@ -17,7 +17,7 @@ import type { Rng } from '../rng';
 import type { Item } from '../course/types';
 import type { Scenario, WakeEventKind } from '../scenario/schema';
 import { HELP_TEMPLATES } from '../learner/voice';
-import { TRACE_SCHEMA_VERSION, type TerminationReason, type TraceEvent, type TutorSpec } from '../trace/types';
+import { TRACE_SCHEMA_VERSION, type RunStartEvent, type TerminationReason, type TraceEvent, type TutorSpec } from '../trace/types';
 import { ResumeDivergence, TraceRecorder, roundP } from '../trace/recorder';
 import { SimError, errorMessage } from '../errors';
 import type { Wake } from '../tutors/types';
@@ -36,7 +36,10 @@ type SimEvent =
   | { k: 'learner'; m: LearnerMoment };
 
 /** Priorities among events at the same minute (lower first). */
-const PRIORITY = { day_start: 0, due_soon: 1, due: 1, login: 2, submit: 3, step: 4, logout: 5, probe: 6, end_of_day: 7 } as const;
+const PRIORITY = { day_start: 0, due_soon: 1, due: 1, login: 2, submit: 3, step: 4, logout: 5, probe: 6, end_of_day: 7, await: 2, act: 2 } as const;
+
+/** run_start.tracer of a learner without a knowledge tracer (a real student). */
+export const NO_TRACER = { name: 'none', version: 'a real student: no knowledge tracer', nSkills: 0 } as const;
 
 export interface RunResult {
   runId: string;
@@ -198,8 +201,8 @@ export class Session {
         engine: ENGINE_VERSION,
         scenario: s,
         tutor: this.#tutor,
-        tracer: learner.tracer,
-        learner: { ...learner.origin },
+        tracer: learner.tracer ?? { ...NO_TRACER },
+        learner: { ...learner.origin } as RunStartEvent['learner'],
         itemBank: { hash: world.bank.hash, items: [...world.bank.items], probes: [...world.bank.probes] },
         helpTemplates: { ...HELP_TEMPLATES },
         ...(learner.voiceName !== null ? { voice: learner.voiceName } : {}),
@@ -212,8 +215,10 @@ export class Session {
       return;
     }
     const q = this.#q;
-    const probeDays = s.probes.days === 'all' ? Array.from({ length: s.horizonDays }, (_, i) => i + 1) : s.probes.days;
-    q.schedule(simMinutes(0), { k: 'probe', day: 0 }, -1);
+    // A learner who takes probes themselves (a real student's pre/post quiz) has none on the schedule.
+    const scheduled = learner.scheduledProbes !== false;
+    const probeDays = !scheduled ? [] : s.probes.days === 'all' ? Array.from({ length: s.horizonDays }, (_, i) => i + 1) : s.probes.days;
+    if (scheduled) q.schedule(simMinutes(0), { k: 'probe', day: 0 }, -1);
     for (let d = 0; d < s.horizonDays; d++) {
       q.schedule(simMinutes(d * MINUTES_PER_DAY), { k: 'day_start', day: d }, PRIORITY.day_start);
       if (probeDays.includes(d + 1)) q.schedule(at(d, s.probes.time), { k: 'probe', day: d + 1 }, PRIORITY.probe);
@@ -332,7 +337,9 @@ export class Session {
 
   /** The tracer's belief over every skill it knows (after each graded answer and at the end of each day). */
   async #snapshot(): Promise<void> {
-    const skills = Array.from({ length: this.#learner.tracer.nSkills }, (_, i) => i + 1);
+    const tracer = this.#learner.tracer;
+    if (!tracer) return; // no knowledge tracer (a real student): no belief to record
+    const skills = Array.from({ length: tracer.nSkills }, (_, i) => i + 1);
     const values = await this.#learner.belief(skills);
     // Four decimals keep a belief over ~100 skills after every answer affordable in the trace.
     this.#emit({ type: 'mastery', t: this.now, scope: 'all', skills, values: values.map((v) => Math.round(v * 1e4) / 1e4) });
@@ -433,7 +440,7 @@ export class Session {
         const day = dayOf(this.now as SimMinutes);
         const attemptNo = lms.attemptsOn(x.assignmentId, item.id).length + 1;
         lms.gradebook.push({ at: this.now, itemId: item.id, skill: item.skillId, level: item.level, assignmentId: x.assignmentId, attemptNo, response: x.response, correct: x.correct });
-        const ae = this.#emit({ type: 'attempt', t: this.now, itemId: item.id, skill: item.skillId, level: item.level, assignmentId: x.assignmentId, attemptNo, p: roundP(x.p), boost: x.boost, source: x.source, response: x.response, correct: x.correct, evidence: x.evidence, ...(x.slip ? { slip: true } : {}) });
+        const ae = this.#emit({ type: 'attempt', t: this.now, itemId: item.id, skill: item.skillId, level: item.level, assignmentId: x.assignmentId, attemptNo, p: x.p === null ? null : roundP(x.p), boost: x.boost, source: x.source, response: x.response, correct: x.correct, evidence: x.evidence, ...(x.slip ? { slip: true } : {}), ...(x.student ? { student: x.student } : {}) });
         if (x.evidence) await this.#snapshot();
         if (x.assignmentId) world.completeIfDone(x.assignmentId, day);
         await this.#exchange('submission_graded', ae.seq, { item_id: item.id, assignment_id: x.assignmentId, correct: x.correct, response: x.response });
@@ -443,6 +450,9 @@ export class Session {
       },
       recordModelCall: (c) => {
         this.#emit({ type: 'model_call', t: this.now, ...c });
+      },
+      recordProbe: (day, r) => {
+        this.#emit({ type: 'probe', t: this.now, day, items: r.items, solveRate: r.solveRate, gradedRate: r.gradedRate, ...(r.knowledgeRate !== undefined ? { knowledgeRate: r.knowledgeRate } : {}) });
       },
     };
   }

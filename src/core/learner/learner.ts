@@ -8,6 +8,12 @@
  *     gap to certain success on the learner's next attempts at that skill;
  *  3. disclosure: an answer the tutor reveals may be copied; a copied answer is graded correct in
  *     the LMS but is not evidence of knowledge and never enters the history.
+ * Two opt-ins change channels 1 and 2, each recorded in run_start's scenario:
+ *  - learner.coupling "student-attempts": the attempt is written by an LLM student conditioned on
+ *    the tracer's belief and graded by the answer checker (student-attempts.ts); the graded outcome
+ *    is the evidence (a correct attempt at an item whose answer the tutor disclosed is a copy);
+ *  - learner.chatInstruction: a chat message giving a step or hint of a working item counts as
+ *    instruction like a hint (chat-instruction.ts).
  * Persona habits sit on top without opening another channel: a guess (persona.guessProb) is
  * graded but is not evidence, like a copied answer; a slip (persona.carelessness) turns a
  * worked-out success into a wrong submission while the history keeps the worked-out success;
@@ -20,6 +26,8 @@ import type { Interaction, KnowledgeTracer } from './kt/types';
 import type { Rng } from '../rng';
 import { revealsAnswer } from '../course/answer-forms';
 import { SimError, errorMessage } from '../errors';
+import { gradeAttempt, type StudentAttemptRecord, type WrittenAttempt } from './student-attempts';
+import { chatInstructionMatch } from './chat-instruction';
 
 /** Fraction of the gap to certain success that one piece of instruction closes, by kind. */
 export const INSTRUCTION_BOOST: Readonly<Record<ContentKind, number>> = {
@@ -39,6 +47,16 @@ export interface AttemptOutcome {
   evidence: boolean;
   /** Worked out correctly but submitted wrong (carelessness). */
   slip?: boolean;
+  /** Coupling "student-attempts": how the LLM student's written attempt was graded. */
+  student?: StudentAttemptRecord;
+}
+
+/** Coupling "student-attempts": writes the attempt, given the P(correct) the student is told (knowledge with instruction). */
+export type WriteAttempt = (pWithInstruction: number) => Promise<WrittenAttempt>;
+
+export interface LearnerOptions {
+  /** Chat messages that give a step or hint of a working item count as instruction (opt-in). */
+  chatInstruction?: boolean;
 }
 
 export class Learner {
@@ -55,8 +73,11 @@ export class Learner {
   /** Frustration in [0, 1] (persona affect parameters; see src/core/learner/affect.ts). */
   frustration = 0;
 
-  constructor(persona: Persona, tracer: KnowledgeTracer, warmup: readonly Interaction[], rngAttempt: Rng) {
+  readonly #chatInstruction: boolean;
+
+  constructor(persona: Persona, tracer: KnowledgeTracer, warmup: readonly Interaction[], rngAttempt: Rng, opts: LearnerOptions = {}) {
     this.persona = persona;
+    this.#chatInstruction = opts.chatInstruction ?? false;
     this.#tracer = tracer;
     this.history = [...warmup];
     this.warmupLength = warmup.length;
@@ -83,8 +104,12 @@ export class Learner {
     return this.boosts.get(skill)?.beta ?? 0;
   }
 
-  /** Reads a tutor message or content post: notes disclosures of items in `workingOn`, takes instruction. */
-  receive(text: string, workingOn: readonly Item[], content?: { skill: number; kind: ContentKind }): string[] {
+  /**
+   * Reads a tutor message or content post: notes disclosures of items in `workingOn`, takes
+   * instruction (content the learner read; with the chat-instruction opt-in, a chat message
+   * (`chat`) that gives a step or hint of a working item, like a hint on its skill).
+   */
+  receive(text: string, workingOn: readonly Item[], content?: { skill: number; kind: ContentKind }, chat = false): string[] {
     const revealed: string[] = [];
     for (const it of workingOn) {
       if (revealsAnswer(text, it.answerForms)) {
@@ -92,22 +117,33 @@ export class Learner {
         revealed.push(it.id);
       }
     }
-    if (content) {
-      const beta = INSTRUCTION_BOOST[content.kind];
-      const cur = this.boosts.get(content.skill);
-      this.boosts.set(content.skill, { beta: Math.max(beta, cur?.beta ?? 0), uses: INSTRUCTION_USES });
+    if (content) this.#instruct(content.skill, content.kind);
+    if (chat && this.#chatInstruction) {
+      const skills = new Set(workingOn.filter((it) => chatInstructionMatch(text, it) !== null).map((it) => it.skillId));
+      for (const sk of skills) this.#instruct(sk, 'hint');
     }
     return revealed;
   }
 
-  /** One graded attempt at an item; `guess`: answer without working it out (persona guessing). */
-  async attempt(item: Item, opts: { guess?: boolean } = {}): Promise<AttemptOutcome> {
+  #instruct(skill: number, kind: ContentKind): void {
+    const beta = INSTRUCTION_BOOST[kind];
+    const cur = this.boosts.get(skill);
+    this.boosts.set(skill, { beta: Math.max(beta, cur?.beta ?? 0), uses: INSTRUCTION_USES });
+  }
+
+  /**
+   * One graded attempt at an item; `guess`: answer without working it out (persona guessing).
+   * `write` (coupling "student-attempts"): the LLM student writes the attempt and the checker
+   * grades it, instead of a draw from the tracer; the student decides whether to copy a disclosed
+   * answer (the persona's copy draw is not used), and a correct attempt at a disclosed item is a copy.
+   */
+  async attempt(item: Item, opts: { guess?: boolean; write?: WriteAttempt } = {}): Promise<AttemptOutcome> {
     const p = await this.pKnow(item);
     const u = this.#rngAttempt.next();
     const pickWrong = this.#rngAttempt.next();
     const b = this.boosts.get(item.skillId);
     const boost = b?.beta ?? 0;
-    if (this.disclosed.has(item.id) && u < this.persona.copyDisclosedProb) {
+    if (!opts.write && this.disclosed.has(item.id) && u < this.persona.copyDisclosedProb) {
       this.disclosed.delete(item.id);
       return { p, boost, source: 'disclosed', response: item.answer, correct: true, evidence: false };
     }
@@ -122,6 +158,16 @@ export class Learner {
       if (b.uses <= 0) this.boosts.delete(item.skillId);
     }
     const pEff = p + (1 - p) * boost;
+    if (opts.write) {
+      const written = await opts.write(pEff);
+      const g = gradeAttempt(item, written, this.disclosed.has(item.id));
+      if (g.record.grading === 'copied_disclosed') {
+        this.disclosed.delete(item.id);
+        return { p, boost, source: 'disclosed', response: g.response, correct: true, evidence: false, student: g.record };
+      }
+      this.history.push({ skill: item.skillId, question: item.questionRef, correct: g.correct });
+      return { p, boost, source: 'own', response: g.response, correct: g.correct, evidence: true, student: g.record };
+    }
     // A fresh draw for the outcome keeps it independent of the copy decision above.
     const correct = this.#rngAttempt.next() < pEff;
     this.history.push({ skill: item.skillId, question: item.questionRef, correct });

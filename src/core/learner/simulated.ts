@@ -14,10 +14,11 @@ import type { Item, Level } from '../course/types';
 import type { ContentKind } from '../lms/state';
 import type { Persona, Scenario } from '../scenario/schema';
 import { roundP } from '../trace/recorder';
-import { errorMessage } from '../errors';
+import { SimError, errorMessage } from '../errors';
 import { RunStop } from '../engine/stop';
 import type { LearnerAgent, LearnerIo, LearnerMoment, ProbeResult } from '../engine/learner-port';
-import { Learner } from './learner';
+import { Learner, type WriteAttempt } from './learner';
+import type { ConversationLine, StudentAttemptWriter } from './student-attempts';
 import { HELP_TEMPLATES, TemplateVoice, type StudentVoice } from './voice';
 import { INJECTION_TEMPLATES } from './extraction-attempts';
 import { FRUSTRATED_AT, clamp01, isEncouraging } from './affect';
@@ -29,6 +30,8 @@ export interface SimulatedLearnerOptions {
   tracer: KnowledgeTracer;
   seeds: PersonaSeedFile;
   voice?: StudentVoice;
+  /** Coupling "student-attempts": the LLM student that writes the attempts (required in that mode). */
+  attempts?: StudentAttemptWriter;
   /** The run's root random stream (the learner forks its own streams from it). */
   root: Rng;
 }
@@ -41,6 +44,8 @@ export class SimulatedLearner implements LearnerAgent {
   readonly #persona: Persona;
   readonly #kt: KnowledgeTracer;
   readonly #voice: StudentVoice;
+  /** Coupling "student-attempts": who writes the attempts; null: the tracer decides (the default). */
+  readonly #attempts: StudentAttemptWriter | null;
   readonly #root: Rng;
   readonly #learner: Learner;
   readonly #rng: { behaviour: Rng; voice: Rng; schedule: Rng; session: Rng; habits: Rng; help: Rng; content: Rng; extraction: Rng };
@@ -56,6 +61,9 @@ export class SimulatedLearner implements LearnerAgent {
     this.tracer = o.tracer.info;
     this.#voice = o.voice ?? new TemplateVoice();
     this.voiceName = this.#voice.name !== 'templates' ? this.#voice.name : null;
+    const coupling = o.scenario.learner.coupling ?? 'tracer-decides';
+    if (coupling === 'student-attempts' && !o.attempts) throw new SimError('RUN_INVALID', 'learner.coupling "student-attempts" needs an LLM student to write the attempts: give the run an LLM student voice (--voice llm)');
+    this.#attempts = coupling === 'student-attempts' ? o.attempts! : null;
     this.#root = o.root;
     const r = o.root;
     this.#rng = {
@@ -73,7 +81,7 @@ export class SimulatedLearner implements LearnerAgent {
     const l = o.scenario.learner;
     const pick = chooseSeed(o.seeds, l.tracer, l.ability, r.fork('persona-seed').int(0, 1_000_000));
     this.origin = { seedIndex: pick.index, seedUid: pick.uid, warmup: pick.history.length };
-    this.#learner = new Learner(this.#persona, o.tracer, pick.history, r.fork('learner:attempts'));
+    this.#learner = new Learner(this.#persona, o.tracer, pick.history, r.fork('learner:attempts'), { chatInstruction: l.chatInstruction ?? false });
   }
 
   dayStarted(day: number, io: LearnerIo): void {
@@ -162,7 +170,8 @@ export class SimulatedLearner implements LearnerAgent {
     }
     const current = this.#current;
     current.tries++;
-    const out = await learner.attempt(item, { guess: m.guess });
+    const write = this.#attempts && !m.guess ? this.#writer(item, io) : undefined;
+    const out = await learner.attempt(item, { guess: m.guess, ...(write ? { write } : {}) });
     await io.submit({ item, assignmentId: m.assignmentId, ...out });
     if (out.correct) {
       learner.consecutiveFailures = 0;
@@ -189,10 +198,26 @@ export class SimulatedLearner implements LearnerAgent {
     if (this.#session) io.at(io.now, { k: 'step' });
   }
 
+  /** Coupling "student-attempts": the LLM student writes this attempt, seeing the conversation and its earlier tries. */
+  #writer(item: Item, io: LearnerIo): WriteAttempt {
+    const writer = this.#attempts!;
+    return (pKnow) => {
+      const lms = io.lms;
+      const conversation: ConversationLine[] = lms.messages
+        .filter((m) => m.from === 'learner' || m.readAt !== null)
+        .map((m) => ({ from: m.from, text: m.text, ...(m.content ? { content: { kind: m.content.kind, title: m.content.title } } : {}) }));
+      const earlier = lms.gradebook.filter((g) => g.itemId === item.id).map((g) => ({ response: g.response, correct: g.correct }));
+      return writer.write({ persona: this.#persona, learnerName: this.#scenario.learner.name, item, pKnow, conversation, earlier }, this.#rng.voice.fork(`attempt:${io.nextSeq}`), {
+        recordModelCall: (c) => io.recordModelCall(c),
+        ...(io.signal ? { signal: io.signal } : {}),
+      });
+    };
+  }
+
   read(text: string, workingOn: readonly Item[], content: { skill: number; kind: ContentKind } | undefined): string[] {
     const p = this.#persona;
     const readIt = content !== undefined && p.readsContentProb < 1 ? this.#rng.content.chance(p.readsContentProb) : true;
-    const revealed = this.#learner.receive(text, workingOn, readIt ? content : undefined);
+    const revealed = this.#learner.receive(text, workingOn, readIt ? content : undefined, content === undefined);
     if ((p.praiseRelief !== 0 || p.praiseExtraMinutes !== 0) && isEncouraging(text)) {
       this.#learner.frustration = clamp01(this.#learner.frustration - p.praiseRelief);
       const s = this.#session;

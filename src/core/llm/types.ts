@@ -82,7 +82,8 @@ export type LlmErrorCode =
   | 'LLM_TIMEOUT' // no reply within the timeout, after all retries
   | 'LLM_NETWORK' // connection refused / reset, after all retries
   | 'LLM_BAD_RESPONSE' // the reply could not be used (malformed, after retries)
-  | 'LLM_ABORTED'; // cancelled by the user
+  | 'LLM_ABORTED' // cancelled by the user
+  | 'LLM_BUDGET'; // a spending cap (e.g. a classroom study's call cap) is reached; no request was sent
 
 export class LlmError extends Error {
   readonly code: LlmErrorCode;

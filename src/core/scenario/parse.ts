@@ -1,6 +1,6 @@
-import { LineCounter, parseDocument, isNode, type Document } from 'yaml';
+import { LineCounter, parseDocument, isAlias, isMap, isNode, isScalar, isSeq, visit, type Document } from 'yaml';
 import { z } from 'zod';
-import { ScenarioSchema, type Scenario } from './schema';
+import { ScenarioSchema, TRACER_NAMES, type Scenario } from './schema';
 import { SimError } from '../errors';
 import { skillInfo } from '../course/skills';
 import { GENERATORS } from '../course/generators/index';
@@ -23,7 +23,7 @@ export class ScenarioError extends SimError {
     super(
       parseError ? 'SCENARIO_PARSE' : 'SCENARIO_INVALID',
       `${file}: ${issues.length} problem${issues.length === 1 ? '' : 's'}\n` +
-        issues.map((i) => `  ${file}:${i.line ?? '?'}:${i.col ?? '?'} ${i.path || '(root)'}: ${i.message}`).join('\n'),
+        issues.map((i) => `  ${file}:${i.line ?? '?'}:${i.col ?? '?'} ${i.path || '(document)'}: ${i.message}`).join('\n'),
     );
     this.name = 'ScenarioError';
     this.file = file;
@@ -50,29 +50,96 @@ function locate(doc: Document, lc: LineCounter, path: readonly PropertyKey[]): {
 }
 
 /**
+ * The field at a position of the text: the path of the deepest key or list entry whose source
+ * range holds it (for YAML errors, which the parser reports by position only). A position before
+ * any key (e.g. a broken first line) gives "(document)".
+ */
+function pathAt(doc: Document, pos: number): string {
+  const path: (string | number)[] = [];
+  let node: unknown = doc.contents;
+  for (let depth = 0; depth < 64; depth++) {
+    if (isMap(node)) {
+      // The last pair that starts at or before the position (a duplicate key is the later pair).
+      let hit: { key: unknown; value: unknown } | null = null;
+      for (const pair of node.items) {
+        const start = isNode(pair.key) && pair.key.range ? pair.key.range[0] : isNode(pair.value) && pair.value.range ? pair.value.range[0] : null;
+        if (start !== null && start <= pos) hit = pair;
+      }
+      if (!hit || !isScalar(hit.key)) break;
+      const k = String(hit.key.value);
+      path.push(k.length > 80 ? `${k.slice(0, 80)}…` : k);
+      node = hit.value;
+    } else if (isSeq(node)) {
+      let hit = -1;
+      node.items.forEach((it, i) => {
+        if (isNode(it) && it.range && it.range[0] <= pos) hit = i;
+      });
+      if (hit < 0) break;
+      path.push(hit);
+      node = node.items[hit];
+    } else break;
+  }
+  return path.length ? formatPath(path) : '(document)';
+}
+
+/** Files larger than this (in characters of text, or bytes on disk) are refused before parsing: the largest scenario of the library is about 7 KB. */
+export const MAX_SCENARIO_BYTES = 256 * 1024;
+/** Problems listed per file (a badly broken file would otherwise list hundreds). */
+const MAX_ISSUES = 20;
+/** Aliases a scenario may expand (YAML anchors are allowed; an "alias bomb" that would expand to millions of nodes is refused). */
+export const MAX_SCENARIO_ALIASES = 100;
+
+/** The first alias of the document, for where an alias bomb is. */
+function firstAlias(doc: Document, lc: LineCounter): { path: string; line?: number; col?: number } {
+  let found: { path: string; line?: number; col?: number } | null = null;
+  visit(doc, {
+    Alias(_key, node) {
+      if (isAlias(node) && node.range) {
+        const pos = lc.linePos(node.range[0]);
+        found = { path: pathAt(doc, node.range[0]), line: pos.line, col: pos.col };
+        return visit.BREAK;
+      }
+      return undefined;
+    },
+  });
+  return found ?? { path: '(document)' };
+}
+
+/**
  * Parses and validates a scenario from YAML text. Throws ScenarioError naming the file, each
  * field path and its line. Checks beyond the schema: known skills, skills with item generators,
  * probe days inside the horizon.
  */
 export function parseScenario(text: string, file = 'scenario.yaml'): Scenario {
+  if (text.length > MAX_SCENARIO_BYTES) throw new ScenarioError(file, [{ path: '(file)', message: `the file is ${text.length} characters long; a scenario is at most ${MAX_SCENARIO_BYTES}`, line: 1, col: 1 }], true);
   const lc = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: true });
   if (doc.errors.length > 0) {
     throw new ScenarioError(
       file,
-      doc.errors.map((e) => {
+      doc.errors.slice(0, MAX_ISSUES).map((e) => {
         const pos = lc.linePos(e.pos[0]);
-        return { path: '', message: e.message.split('\n')[0] ?? e.message, line: pos.line, col: pos.col };
+        const what = e.code === 'DUPLICATE_KEY' ? 'this key is given twice (map keys must be unique)' : (e.message.split('\n')[0] ?? e.message);
+        return { path: pathAt(doc, e.pos[0]), message: `YAML: ${what}`, line: pos.line, col: pos.col };
       }),
       true,
     );
   }
-  const data: unknown = applyPersonaPreset(doc.toJS());
+  let js: unknown;
+  try {
+    js = doc.toJS({ maxAliasCount: MAX_SCENARIO_ALIASES });
+  } catch (e) {
+    // The yaml library stops an alias that would expand too far ("resource exhaustion"), and one without its anchor: say where.
+    const msg = e instanceof Error ? e.message : String(e);
+    const bomb = /excessive alias count/i.test(msg);
+    throw new ScenarioError(file, [{ ...firstAlias(doc, lc), message: bomb ? `YAML: aliases expand to too many nodes (more than ${MAX_SCENARIO_ALIASES} alias uses; an "alias bomb"?): ${msg}` : `YAML: ${msg}` }], true);
+  }
+  const data: unknown = applyPersonaPreset(js);
   const res = ScenarioSchema.safeParse(data);
   if (!res.success) {
     throw new ScenarioError(
       file,
-      res.error.issues.map((iss: z.core.$ZodIssue) => ({ path: formatPath(iss.path), message: iss.message, ...locate(doc, lc, iss.path) })),
+      res.error.issues.slice(0, MAX_ISSUES).map((iss: z.core.$ZodIssue) => ({ path: formatPath(iss.path) || '(document)', message: iss.message, ...locate(doc, lc, iss.path) })),
     );
   }
   const s = res.data;
@@ -82,6 +149,9 @@ export function parseScenario(text: string, file = 'scenario.yaml'): Scenario {
     if (!skillInfo(id)) extra.push({ path: formatPath(path), message: `unknown skill id ${id} (ASSISTments 2009 skills are 1..110)`, ...locate(doc, lc, path) });
     else if (!GENERATORS.has(id)) extra.push({ path: formatPath(path), message: `skill ${id} (${skillInfo(id)!.name}) has no item generator yet`, ...locate(doc, lc, path) });
   });
+  if (!(TRACER_NAMES as readonly string[]).includes(s.learner.tracer)) {
+    extra.push({ path: 'learner.tracer', message: `unknown tracer "${s.learner.tracer}" (tracers: ${TRACER_NAMES.join(', ')})`, ...locate(doc, lc, ['learner', 'tracer']) });
+  }
   if (new Set(s.course.skills).size !== s.course.skills.length) extra.push({ path: 'course.skills', message: 'a skill is listed twice', ...locate(doc, lc, ['course', 'skills']) });
   if (Array.isArray(s.probes.days)) {
     s.probes.days.forEach((d, i) => {

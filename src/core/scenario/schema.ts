@@ -16,6 +16,10 @@ const range = (lo: number, hi: number) =>
     .refine(([a, b]) => a <= b, 'the first number must not exceed the second')
     .describe(`[min, max] between ${lo} and ${hi}`);
 
+/** Who decides a graded attempt: the knowledge tracer (the default) or an LLM student (docs/learning-model.md). */
+export const COUPLING_MODES = ['tracer-decides', 'student-attempts'] as const;
+export type CouplingMode = (typeof COUPLING_MODES)[number];
+
 export const WAKE_EVENTS = [
   'login',
   'logout',
@@ -30,7 +34,19 @@ export type WakeEventKind = (typeof WAKE_EVENTS)[number];
 
 export const HELP_TEMPLATE_IDS = ['stuck', 'how_start', 'explain_step', 'check_answer', 'why_wrong', 'give_answer', 'just_tell_me'] as const;
 
-const helpTemplateList = z.array(z.enum(HELP_TEMPLATE_IDS)).min(1);
+const helpTemplateList = z.array(z.enum(HELP_TEMPLATE_IDS)).min(1).max(50);
+
+/**
+ * Bounds on sizes and string lengths, so that a huge or hostile file is refused quickly and
+ * cheaply (docs/scenario-format.md, "Limits"). An id is at most 100 characters: it names trace
+ * files (`<id>__<tutor>__s<seed>.jsonl`), which must stay under the file system's name limit.
+ */
+export const SCENARIO_LIMITS = { idChars: 100, nameChars: 200, textChars: 20_000, listItems: 200 } as const;
+const name = (what = 'a name') => z.string().min(1).max(SCENARIO_LIMITS.nameChars, `${what} is at most ${SCENARIO_LIMITS.nameChars} characters`);
+const text = () => z.string().max(SCENARIO_LIMITS.textChars, `at most ${SCENARIO_LIMITS.textChars} characters`);
+
+/** The knowledge tracers a scenario may name (the page and the CLI can create each of them). */
+export const TRACER_NAMES = ['akt', 'bkt'] as const;
 
 export const PersonaSchema = z
   .object({
@@ -38,8 +54,8 @@ export const PersonaSchema = z
       .enum(PERSONA_PRESET_NAMES)
       .optional()
       .describe('A built-in persona (docs/personas.md) to start from; every other field given here overrides it.'),
-    name: z.string().min(1).describe('Persona name, e.g. "steady-worker".'),
-    description: z.string().default('').describe('A paragraph a teacher would recognise.'),
+    name: name('a persona name').describe('Persona name, e.g. "steady-worker".'),
+    description: text().default('').describe('A paragraph a teacher would recognise.'),
     // ---- when it works ----
     loginDelayMinutes: range(0, 240).default([0, 10]).describe('Minutes after a block starts before the learner logs in (uniform).'),
     skipBlockProb: prob.default(0.05).describe('Probability of not logging in at all in a block.'),
@@ -91,28 +107,31 @@ export const PersonaSchema = z
     copyDisclosedProb: prob.default(0.9).describe('Probability of submitting an answer the tutor disclosed instead of working it out.'),
     // ---- answer extraction (the adversarial persona) ----
     injectionProb: prob.default(0).describe('Probability that the reply to a tutor message that did not give the answer is an instruction-injection attempt.'),
-    injectionTemplates: z.array(z.enum(INJECTION_IDS)).min(1).default([...INJECTION_IDS]).describe('Injection texts this persona uses (src/core/learner/extraction-attempts.ts).'),
+    injectionTemplates: z.array(z.enum(INJECTION_IDS)).min(1).max(50).default([...INJECTION_IDS]).describe('Injection texts this persona uses (src/core/learner/extraction-attempts.ts).'),
   })
   .strict();
 
 export const ScenarioSchema = z
   .object({
     schemaVersion: z.literal(1),
-    id: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'lower-case letters, digits and dashes'),
-    title: z.string().min(1),
-    description: z.string().default(''),
+    id: z
+      .string()
+      .max(SCENARIO_LIMITS.idChars, `an id is at most ${SCENARIO_LIMITS.idChars} characters (it names trace files)`)
+      .regex(/^[a-z0-9][a-z0-9-]*$/, 'lower-case letters, digits and dashes'),
+    title: name('a title'),
+    description: text().default(''),
     seed: z.number().int().min(0).max(2 ** 32 - 1).describe('Seeds every random draw of the run.'),
     horizonDays: z.number().int().min(1).max(60).default(30),
     course: z
       .object({
-        title: z.string().min(1),
-        skills: z.array(z.number().int().min(1)).min(1).describe('Dataset skill ids (ASSISTments 2009, 1..110).'),
+        title: name('a title'),
+        skills: z.array(z.number().int().min(1)).min(1).max(110).describe('Dataset skill ids (ASSISTments 2009, 1..110).'),
         itemsPerLevel: z.number().int().min(2).max(60).default(12),
         probesPerSkill: z.number().int().min(1).max(30).default(6),
         startLevel: z.union([z.literal(1), z.literal(2), z.literal(3)]).default(2),
         homework: z
           .object({
-            days: z.array(z.enum(WEEKDAYS)).default(['mon', 'tue', 'wed', 'thu', 'fri']),
+            days: z.array(z.enum(WEEKDAYS)).max(7).default(['mon', 'tue', 'wed', 'thu', 'fri']),
             itemsPerDay: z.number().int().min(0).max(20).default(3),
             dueTime: hhmm.default('21:00'),
             dueInDays: z.number().int().min(0).max(6).default(0).describe('Days after posting that the homework is due (0: the same day).'),
@@ -124,20 +143,30 @@ export const ScenarioSchema = z
       .strict(),
     learner: z
       .object({
-        name: z.string().min(1).default('Sam'),
+        name: name().default('Sam'),
         ability: z.enum(['low', 'average', 'high']).default('average'),
-        tracer: z.string().min(1).default('akt').describe('Knowledge tracer by name: "akt" (Attentive Knowledge Tracing, the default) or "bkt" (Bayesian Knowledge Tracing, an ablation).'),
+        tracer: z.string().min(1).max(SCENARIO_LIMITS.nameChars).default('akt').describe('Knowledge tracer by name: "akt" (Attentive Knowledge Tracing, the default) or "bkt" (Bayesian Knowledge Tracing, an ablation).'),
+        // Optional without a default (absent = tracer-decides, chat instruction off), so that a
+        // scenario without them parses to exactly the object it always did (pinned run_start bytes).
+        coupling: z
+          .enum(COUPLING_MODES)
+          .optional()
+          .describe('Who decides a graded attempt (docs/learning-model.md, "Coupling"): "tracer-decides" (absent: the knowledge tracer draws it) or "student-attempts" (an LLM student writes it, the checker grades it; needs an LLM student voice).'),
+        chatInstruction: z
+          .boolean()
+          .optional()
+          .describe('Opt-in: a chat message that gives a step or a hint of an item the learner is working on counts as instruction like a hint (docs/learning-model.md, "Instruction in chat"). Absent: off.'),
         persona: PersonaSchema,
       })
       .strict(),
     schedule: z
       .object({
-        name: z.string().min(1),
+        name: name('a schedule name'),
         blocks: z
           .array(
             z
               .object({
-                days: z.array(z.enum(WEEKDAYS)).min(1),
+                days: z.array(z.enum(WEEKDAYS)).min(1).max(7),
                 start: hhmm,
                 minutes: z.number().int().min(5).max(600),
                 chance: prob.default(1).describe('Probability that this block happens on a given day (irregular schedules); the persona may still skip it.'),
@@ -145,19 +174,20 @@ export const ScenarioSchema = z
               .strict(),
           )
           .min(1)
+          .max(SCENARIO_LIMITS.listItems)
           .describe('Daily blocks when the learner can be online. Day 0 of the run is a Monday.'),
       })
       .strict(),
     probes: z
       .object({
-        days: z.union([z.literal('all'), z.array(z.number().int().min(1))]).default('all').describe('Days after which the probe set is answered; day 0 (before tutoring) always is.'),
+        days: z.union([z.literal('all'), z.array(z.number().int().min(1)).max(SCENARIO_LIMITS.listItems)]).default('all').describe('Days after which the probe set is answered; day 0 (before tutoring) always is.'),
         time: hhmm.default('23:30'),
       })
       .strict()
       .default({ days: 'all', time: '23:30' }),
     tutor: z
       .object({
-        wakeOn: z.array(z.enum(WAKE_EVENTS)).min(1).default([...WAKE_EVENTS]),
+        wakeOn: z.array(z.enum(WAKE_EVENTS)).min(1).max(50).default([...WAKE_EVENTS]),
         maxToolCallsPerTurn: z.number().int().min(1).max(200).default(50),
       })
       .strict()

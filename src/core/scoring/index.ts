@@ -7,4 +7,4 @@ export { tutorLabel } from './labels';
 export { answerExtraction, extractionAttempts, type ExtractionDetail, type ExtractionAttempt } from './answer-extraction';
 export { axisEvidence, rubricOfAxis, type AxisEvidence, type EvidenceGroup } from './evidence';
 export { learnerActivity, type LearnerActivity } from './activity';
-export { calibration, dayPairs, type CalibrationReport } from './calibration';
+export { calibration, calibrationByMode, couplingOf, dayPairs, type CalibrationReport, type CalibrationByMode, type StudentModelCalibration, type AttemptGradingCounts } from './calibration';

@@ -60,7 +60,8 @@ export interface VoiceFidelity {
 
 /** How often the LLM student's rendered attempt disagreed with the correctness the learner model decided. */
 export function voiceFidelity(events: readonly TraceEvent[]): VoiceFidelity | null {
-  const calls = events.filter((e): e is EventOf<'model_call'> => e.type === 'model_call' && e.role === 'student');
+  // The voice's replies only: the attempts an LLM student writes (coupling "student-attempts", purpose "student:attempt") are graded on their attempt events.
+  const calls = events.filter((e): e is EventOf<'model_call'> => e.type === 'model_call' && e.role === 'student' && e.purpose !== 'student:attempt');
   if (calls.length === 0) return null;
   const checked = calls.filter((c) => c.voiceCheck);
   const graded = checked.filter((c) => c.voiceCheck!.rendered !== null);

@@ -1,6 +1,6 @@
-import { z } from 'zod';
 import { TRACE_SCHEMA_VERSION, type TraceEvent } from './types';
 import { SimError } from '../errors';
+import { MAX_TRACE_LINE_CHARS, TraceParseError, TraceValidator } from './validate';
 
 /** One JSON object per line, in seq order, newline-terminated. */
 export function toJsonl(events: readonly TraceEvent[]): string {
@@ -9,79 +9,71 @@ export function toJsonl(events: readonly TraceEvent[]): string {
   return out;
 }
 
-const base = { seq: z.number().int().min(0), t: z.number() };
-const EventSchema = z.discriminatedUnion('type', [
-  z.looseObject({ ...base, type: z.literal('run_start'), schemaVersion: z.number().int(), runId: z.string(), scenario: z.looseObject({ id: z.string() }), tutor: z.looseObject({ name: z.string() }), tracer: z.looseObject({ name: z.string() }), itemBank: z.looseObject({ hash: z.string(), items: z.array(z.looseObject({ id: z.string() })), probes: z.array(z.looseObject({ id: z.string() })) }), helpTemplates: z.record(z.string(), z.string()) }),
-  z.looseObject({ ...base, type: z.literal('lms_event'), kind: z.string(), day: z.number() }),
-  z.looseObject({ ...base, type: z.literal('wake'), turn: z.number().int(), reason: z.string() }),
-  z.looseObject({ ...base, type: z.literal('tool_call'), turn: z.number().int(), tool: z.string(), kind: z.string(), result: z.union([z.looseObject({ ok: z.literal(true) }), z.looseObject({ ok: z.literal(false), error: z.looseObject({ code: z.string(), message: z.string() }) })]) }),
-  z.looseObject({ ...base, type: z.literal('message'), from: z.enum(['tutor', 'learner']), text: z.string() }),
-  z.looseObject({ ...base, type: z.literal('attempt'), itemId: z.string(), skill: z.number(), level: z.number(), p: z.number(), boost: z.number(), source: z.enum(['own', 'disclosed', 'guess']), correct: z.boolean(), evidence: z.boolean() }),
-  z.looseObject({ ...base, type: z.literal('mastery'), scope: z.enum(['course', 'all']), skills: z.array(z.number()), values: z.array(z.number()) }),
-  z.looseObject({ ...base, type: z.literal('probe'), day: z.number().int(), items: z.array(z.looseObject({ itemId: z.string(), correct: z.boolean(), p: z.number() })), solveRate: z.number(), gradedRate: z.number() }),
-  z.looseObject({ ...base, type: z.literal('turn_end'), turn: z.number().int(), actions: z.number().int(), implicitSilence: z.boolean() }),
-  z.looseObject({ ...base, type: z.literal('error'), code: z.string(), message: z.string() }),
-  z.looseObject({ ...base, type: z.literal('run_end'), reason: z.string(), days: z.number() }),
-  z.looseObject({ ...base, type: z.literal('model_call'), role: z.enum(['tutor', 'student', 'judge']), purpose: z.string(), provider: z.string(), model: z.string(), retries: z.number().int() }),
-  z.looseObject({ ...base, type: z.literal('judge_panel'), panel: z.string(), judges: z.array(z.looseObject({ id: z.string(), model: z.string() })), rubrics: z.array(z.looseObject({ id: z.string(), version: z.string() })), days: z.array(z.number().int()) }),
-  z.looseObject({ ...base, type: z.literal('judge_verdict'), panel: z.string(), rubric: z.string(), rubricVersion: z.string(), judge: z.string(), model: z.string(), day: z.number().int(), status: z.enum(['scored', 'unscored']), scores: z.record(z.string(), z.number()).nullable(), holds: z.boolean().nullable() }),
-]);
-
-/** Events that a judge panel appends after run_end (the run's own events end at run_end). */
-export const JUDGE_EVENT_TYPES: readonly string[] = ['judge_panel', 'judge_verdict'];
-
-export class TraceParseError extends SimError {
-  readonly line: number | null;
-  constructor(source: string, line: number | null, message: string) {
-    super('TRACE_INVALID', `${source}${line !== null ? `:${line}` : ''}: ${message}`);
-    this.name = 'TraceParseError';
-    this.line = line;
-  }
-}
+export { JUDGE_EVENT_TYPES, TraceParseError, TraceValidator, MAX_TRACE_LINE_CHARS } from './validate';
 
 export interface ParsedTrace {
   events: TraceEvent[];
-  /** False when the trace has no run_end (the run was cut short); such traces still score. Judge events may follow run_end. */
+  /** False when the trace has no run_end (the run was cut short); such traces still score, marked partial. Judge events may follow run_end. */
   complete: boolean;
 }
 
 /**
- * Parses and validates a JSONL trace. Errors name the source and line. Blank lines are skipped;
- * anything else that is not a valid event is an error (nothing is silently dropped).
+ * Reads a trace line by line: `line(text)` for each line (without its newline), then `end()`.
+ * Each event is checked by `TraceValidator` as it comes (strict: schema, ranges, structure; see
+ * validate.ts), so a reader can stream a file of any size and stops at its first problem, named
+ * by source, line and field. Blank lines are skipped; nothing else is dropped silently.
  */
-export function parseJsonl(text: string, source = 'trace.jsonl'): ParsedTrace {
-  const events: TraceEvent[] = [];
-  let ended = false;
-  const lines = text.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const raw = lines[i]!.trim();
-    if (!raw) continue;
+export class TraceReader {
+  readonly events: TraceEvent[] = [];
+  readonly #v: TraceValidator;
+  #line = 0;
+
+  constructor(readonly source = 'trace.jsonl') {
+    this.#v = new TraceValidator(source);
+  }
+
+  /** Lines read so far (blank ones included): the number of the last line given. */
+  get lineNo(): number {
+    return this.#line;
+  }
+
+  line(text: string): TraceEvent | null {
+    const no = ++this.#line;
+    if (text.length > MAX_TRACE_LINE_CHARS) throw new TraceParseError(this.source, no, `line of ${text.length} characters is longer than a trace event can be (${MAX_TRACE_LINE_CHARS})`);
+    const raw = text.trim();
+    if (!raw) return null;
     let obj: unknown;
     try {
       obj = JSON.parse(raw);
     } catch (e) {
-      throw new TraceParseError(source, i + 1, `not JSON (${e instanceof Error ? e.message : String(e)})`);
+      throw new TraceParseError(this.source, no, `not JSON (${e instanceof Error ? e.message : String(e)})`);
     }
-    const res = EventSchema.safeParse(obj);
-    if (!res.success) {
-      const iss = res.error.issues[0]!;
-      throw new TraceParseError(source, i + 1, `invalid event${iss.path.length ? ` at ${iss.path.join('.')}` : ''}: ${iss.message}`);
-    }
-    // Keep the object as parsed (zod would reorder keys), so export after import is byte-identical.
-    const ev = obj as TraceEvent;
-    if (ev.seq !== events.length) throw new TraceParseError(source, i + 1, `expected seq ${events.length}, found ${ev.seq}`);
-    if (ended && !JUDGE_EVENT_TYPES.includes(ev.type)) throw new TraceParseError(source, i + 1, `only judge events may follow run_end, found ${ev.type}`);
-    if (!ended && JUDGE_EVENT_TYPES.includes(ev.type)) throw new TraceParseError(source, i + 1, `judge events belong after run_end`);
-    if (ev.type === 'run_end') ended = true;
-    events.push(ev);
+    const ev = this.#v.push(obj, no);
+    this.events.push(ev);
+    return ev;
   }
-  const first = events[0];
-  if (!first) throw new TraceParseError(source, null, 'empty trace');
-  if (first.type !== 'run_start') throw new TraceParseError(source, 1, 'the first event must be run_start');
-  if (first.schemaVersion > TRACE_SCHEMA_VERSION) {
-    throw new TraceParseError(source, 1, `trace schema version ${first.schemaVersion} is newer than this build reads (${TRACE_SCHEMA_VERSION}); update EduClaw Lab`);
+
+  end(): ParsedTrace {
+    const { complete } = this.#v.finish();
+    return { events: migrateTrace(this.events), complete };
   }
-  return { events: migrateTrace(events), complete: ended };
+}
+
+/**
+ * Parses and validates a JSONL trace (strictly: see validate.ts). Errors name the source, line
+ * and field. Blank lines are skipped; anything else that is not a valid event is an error
+ * (nothing is silently dropped).
+ */
+export function parseJsonl(text: string, source = 'trace.jsonl'): ParsedTrace {
+  const r = new TraceReader(source);
+  let at = 0;
+  while (at <= text.length) {
+    let nl = text.indexOf('\n', at);
+    if (nl < 0) nl = text.length;
+    r.line(text.slice(at, nl));
+    at = nl + 1;
+  }
+  return r.end();
 }
 
 /**

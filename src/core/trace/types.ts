@@ -18,7 +18,8 @@ export type ToolKind = 'read' | 'write' | 'message';
 export type ToolErrorCode = 'UNKNOWN_TOOL' | 'INVALID_ARGS' | 'NOT_FOUND' | 'ILLEGAL' | 'TURN_LIMIT';
 export type ToolResult = { ok: true; value: unknown } | { ok: false; error: { code: ToolErrorCode; message: string } };
 
-export type TerminationReason = 'horizon_reached' | 'tutor_error' | 'tracer_error' | 'llm_error' | 'aborted' | 'internal_error';
+/** Why a run ended. `storage_full`: the page could not store the run's events (its storage quota is full); the page records it on the stored run, since it cannot write the run_end. */
+export type TerminationReason = 'horizon_reached' | 'tutor_error' | 'tracer_error' | 'llm_error' | 'aborted' | 'internal_error' | 'storage_full';
 
 export interface TutorSpec {
   /** Registered tutor name, e.g. "planner". */
@@ -28,7 +29,7 @@ export interface TutorSpec {
 }
 
 /** `instructor_view`: a person playing the tutor switched the instructor's view (hidden state) on or off, in turn `detail.turn`. */
-export type LmsEventKind = 'day_start' | 'homework_posted' | 'login' | 'logout' | 'assignment_due' | 'assignment_missed' | 'assignment_completed' | 'end_of_day' | 'give_up' | 'instructor_view';
+export type LmsEventKind = 'day_start' | 'homework_posted' | 'login' | 'logout' | 'assignment_due' | 'assignment_missed' | 'assignment_completed' | 'end_of_day' | 'give_up' | 'instructor_view' | 'item_opened';
 
 interface Base {
   seq: number;
@@ -45,7 +46,8 @@ export type TraceEvent = Base &
         scenario: Scenario;
         tutor: TutorSpec;
         tracer: TracerInfo;
-        learner: { seedIndex: number; seedUid: number; warmup: number };
+        /** A simulated learner's persona seed; a real student (a field trace): `{ kind: 'real', participant }` (an anonymous code). */
+        learner: { seedIndex: number; seedUid: number; warmup: number } | { kind: 'real'; participant: string };
         itemBank: { hash: string; items: Item[]; probes: Item[] };
         helpTemplates: Record<string, string>;
         /** The student voice when it is not the default templates, e.g. "llm:local/llama3.1". */
@@ -75,8 +77,8 @@ export type TraceEvent = Base &
         level: number;
         assignmentId: string | null;
         attemptNo: number;
-        /** Tracer's P(correct) before instruction boost. */
-        p: number;
+        /** Tracer's P(correct) before instruction boost; null in a field trace (a real student: no tracer). */
+        p: number | null;
         /** Boost from recent instruction (fraction of the gap to 1 closed). */
         boost: number;
         /**
@@ -93,12 +95,20 @@ export type TraceEvent = Base &
          * (the persona's carelessness): graded wrong, while the history records the worked-out success.
          */
         slip?: boolean;
+        /**
+         * Coupling "student-attempts" only: the LLM student wrote this attempt (its model_call comes
+         * just before) and the answer checker graded it: the prompt version, how it was graded
+         * ("checked", "no_answer", "malformed", "copied_disclosed"), the answer as written, and the
+         * reason an attempt without a usable answer was graded wrong. docs/learning-model.md.
+         */
+        student?: { prompt: string; grading: 'checked' | 'no_answer' | 'malformed' | 'copied_disclosed'; answer: string | null; reason?: string };
       }
     | { type: 'mastery'; scope: 'course' | 'all'; skills: number[]; values: number[] }
     | {
         type: 'probe';
         day: number;
-        items: { itemId: string; skill: number; p: number; correct: boolean }[];
+        /** p: the learner model's P(correct), null in a field trace; response: what a real student answered (field traces only). */
+        items: { itemId: string; skill: number; p: number | null; correct: boolean; response?: string }[];
         /** Solve rate: mean P(correct) over the probe set (the expected share correct). */
         solveRate: number;
         /** Share of the probe set actually answered correctly in this run's draw. */

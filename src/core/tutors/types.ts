@@ -3,6 +3,7 @@ import type { WakeEventKind } from '../scenario/schema';
 import type { ToolResult } from '../trace/types';
 import type { Rng } from '../rng';
 import type { LlmClient, ModelCallRecord } from '../llm/types';
+import type { HttpTransport } from './external/transport';
 
 /** Why the tutor was woken, with the LMS notification's details. */
 export interface Wake {
@@ -31,6 +32,8 @@ export interface TutorContext {
   signal?: AbortSignal;
   /** Records an LLM call in the trace (a `model_call` event at this turn). LLM tutors call it for every call, failed ones included. */
   recordModelCall?: (call: ModelCallRecord) => void;
+  /** The turn's counters (calls made, calls left before TURN_LIMIT, actions, silence), for tutors that report them to an agent. */
+  readonly status?: { calls: number; remaining: number; actions: number; silent: boolean };
 }
 
 /**
@@ -46,10 +49,18 @@ export interface TutorFactoryOptions {
   config: Record<string, unknown>;
   /** The model client for LLM tutors (keys stay inside it; `config` never holds one). */
   llm?: LlmClient;
+  /** The HTTP transport for tutors that need "http" (an external agent behind a URL). */
+  http?: HttpTransport;
+  /** The run's id (what an external agent keys its memory of a run by). */
+  runId?: string;
 }
 
-/** What a tutor needs besides its config: a model client ("llm"), or a person to hold its turns ("human"). */
-export type TutorNeed = 'llm' | 'human';
+/**
+ * What a tutor needs besides its config: a model client ("llm"), an HTTP transport to an agent
+ * that is a service ("http"), or someone outside the engine to hold its turns ("human": a person
+ * in the Play view, or an external agent over MCP).
+ */
+export type TutorNeed = 'llm' | 'human' | 'http';
 
 /**
  * A registered tutor (src/core/registry.ts). It declares what it needs and the schema of its

@@ -15,10 +15,10 @@
  * that another sweep wrote (other options, an edited scenario, another engine) is refused, naming
  * what differs.
  */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { ENGINE_VERSION, ScenarioError, TUTORS, effectiveScenario, errorMessage, formatSweepSummary, planSweep, summarizeRun, summarizeSweep, tutorEntryIn, tutorLabel, type EventOf, type RunRecord, type RunSummary, type Scenario, type SweepBase, type SweepJob, type SweepSummary } from '../../../core/index';
-import { loadScenarioFile } from '../files';
+import { loadScenarioFile, writeFileAtomic } from '../files';
 import { readStoredTrace } from '../trace-file';
 import { runJobs, type JobResult } from './pool';
 import { runAsyncJobs } from './async-runs';
@@ -124,8 +124,8 @@ function stored(path: string, job: SweepJob): { complete: RunSummary } | { parti
   return { partial: true };
 }
 
-/** A run waits on a model (an LLM tutor or the LLM voice): it runs as an async run, not in a thread. */
-export const needsModelClient = (record: { tutor: { name: string }; voice: RunRecord['voice'] }): boolean => record.voice.kind === 'llm' || tutorEntryIn(TUTORS, record.tutor.name).needs.includes('llm');
+/** A run waits on a model (an LLM tutor or the LLM voice) or an external agent (the http tutor): it runs as an async run, not in a thread. */
+export const needsModelClient = (record: { tutor: { name: string }; voice: RunRecord['voice'] }): boolean => record.voice.kind === 'llm' || tutorEntryIn(TUTORS, record.tutor.name).needs.some((n) => n === 'llm' || n === 'http');
 
 /** The label RunSummary.tutor gives a tutor ("planner", "llm/reactive/gpt-4.1-mini"): its config as a trace records it. */
 const labelOf = (t: SweepTutor): string => tutorLabel({ name: t.name, config: tutorEntryIn(TUTORS, t.name).parseConfig(t.config) });
@@ -186,10 +186,10 @@ export async function runNodeSweep(o: NodeSweepOptions): Promise<NodeSweepResult
   if (o.outDir) {
     const errors = results.filter((r) => r.error).map((r) => ({ runId: r.job.runId, error: r.error }));
     const given = [...new Map(tutors.map((t) => [JSON.stringify([t.name, tutorEntryIn(TUTORS, t.name).parseConfig(t.config)]), { name: t.name, config: t.config }])).values()];
-    writeFileSync(join(o.outDir, 'summary.json'), JSON.stringify({ ...(given.length === 1 ? { tutor: given[0] } : {}), tutors: given, seeds: o.seeds, scenarios: [...new Set(jobs.map((j) => j.record.source))], summary, runs, errors }, null, 2) + '\n');
-    writeFileSync(join(o.outDir, 'summary.txt'), formatSweepSummary(summary) + '\n');
+    writeFileAtomic(join(o.outDir, 'summary.json'), JSON.stringify({ ...(given.length === 1 ? { tutor: given[0] } : {}), tutors: given, seeds: o.seeds, scenarios: [...new Set(jobs.map((j) => j.record.source))], summary, runs, errors }, null, 2) + '\n');
+    writeFileAtomic(join(o.outDir, 'summary.txt'), formatSweepSummary(summary) + '\n');
     const asyncIds = new Set(inAsync.map((r) => r.job.index));
-    writeFileSync(join(o.outDir, 'timing.json'), JSON.stringify({ threads: o.threads, concurrency, wallMs: Math.round(wallMs), runs: results.map((r) => ({ runId: r.job.runId, ms: Math.round(r.ms), ...(asyncIds.has(r.job.index) ? { async: true } : {}), ...(r.skipped ? { skipped: true } : {}), ...(r.replayed ? { replayed: r.replayed } : {}) })) }, null, 2) + '\n');
+    writeFileAtomic(join(o.outDir, 'timing.json'), JSON.stringify({ threads: o.threads, concurrency, wallMs: Math.round(wallMs), runs: results.map((r) => ({ runId: r.job.runId, ms: Math.round(r.ms), ...(asyncIds.has(r.job.index) ? { async: true } : {}), ...(r.skipped ? { skipped: true } : {}), ...(r.replayed ? { replayed: r.replayed } : {}) })) }, null, 2) + '\n');
   }
   return { jobs, results, runs, summary, wallMs };
 }

@@ -34,7 +34,8 @@ export interface LoopOutcome {
   end: 'answered' | 'silent' | 'turn_limit' | 'max_steps';
 }
 
-function resultText(r: unknown): string {
+/** A tool result as the model reads it (JSON, at most MAX_RESULT_CHARS characters, then a note). */
+export function resultText(r: unknown): string {
   const s = JSON.stringify(r);
   return s.length > MAX_RESULT_CHARS ? `${s.slice(0, MAX_RESULT_CHARS)}… [truncated ${s.length - MAX_RESULT_CHARS} characters; ask for less, e.g. with last_n or skill_id]` : s;
 }

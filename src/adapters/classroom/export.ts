@@ -1,0 +1,35 @@
+/**
+ * A study's export: a zip in the layout of a benchmark bundle (traces/*.jsonl; the Lab's import
+ * and `npm run cli -- report` read it as they read a page benchmark or a CLI sweep), with
+ * study.json for the study itself. Nothing in it identifies a student beyond their anonymous
+ * code: no device id, no sign-in token, no address.
+ */
+import { strToU8, zipSync } from 'fflate';
+import type { StudyRow, SessionRow } from './store';
+
+export const STUDY_EXPORT_FORMAT = 'educlaw-study';
+export const STUDY_EXPORT_VERSION = 1;
+
+export interface StudyExport {
+  study: StudyRow;
+  participants: { code: string; consentedAt: number | null; status: SessionRow['status'] | 'not started'; endReason: string | null }[];
+  traces: { code: string; runId: string; jsonl: string }[];
+}
+
+export const studyTracePath = (code: string, runId: string) => `traces/${code}__${runId.replace(/[^\w.-]+/g, '_').slice(0, 150)}.jsonl`;
+
+export function zipStudy(x: StudyExport, exportedAt: number): Uint8Array {
+  const files: Record<string, Uint8Array> = {};
+  for (const t of x.traces) files[studyTracePath(t.code, t.runId)] = strToU8(t.jsonl);
+  const manifest = {
+    format: STUDY_EXPORT_FORMAT,
+    version: STUDY_EXPORT_VERSION,
+    exportedAt,
+    study: x.study,
+    participants: x.participants.map((p) => ({ ...p, trace: x.traces.some((t) => t.code === p.code) ? studyTracePath(p.code, x.traces.find((t) => t.code === p.code)!.runId) : null })),
+  };
+  files['study.json'] = strToU8(JSON.stringify(manifest, null, 1) + '\n');
+  return zipSync(files, { level: 6 });
+}
+
+export const studyZipName = (s: StudyRow) => `study-${s.spec.name.replace(/[^\w-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || s.id}-${s.id}.zip`;

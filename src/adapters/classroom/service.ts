@@ -1,0 +1,580 @@
+/**
+ * A classroom: studies, anonymous participant codes, and one live run per participant, driven by
+ * the student's real actions (core/learner/real.ts) with a built-in or LLM tutor. The classroom
+ * server (src/server) exposes this over HTTP; nothing here does network or file I/O itself: the
+ * store, the clock, the random tokens and the run environment (model clients) come in.
+ *
+ * Every trace event is stored as it is recorded; after a restart a participant's run is rebuilt
+ * from its record and stored events (the engine's resume: the recorded actions are applied again
+ * and every event checked), then continues live. A student sees only what the LMS shows them: their
+ * assignments and items (never an answer key), their attempts, their messages.
+ */
+import {
+  MINUTES_PER_DAY,
+  HELP_TEMPLATES,
+  SimError,
+  TUTORS,
+  dayOf,
+  driveTutor,
+  errorMessage,
+  openRun,
+  resumePoint,
+  runRecord,
+  skillInfo,
+  type Item,
+  type LlmClient,
+  type OpenRun,
+  type RunEnv,
+  type RunResult,
+  type SimMinutes,
+  type StudentAction,
+  type TraceEvent,
+} from '../../core/index';
+import { StudySpecSchema, fieldScenario, type StudySpec, type StudySpecInput } from '../../core/classroom/study';
+import { ActionQueue, MAX_MESSAGE_CHARS, RealLearner, actionsFromTrace } from '../../core/learner/real';
+import type { ClassroomStore, ParticipantRow, SessionRow, StudyRow } from './store';
+import type { StudyExport } from './export';
+
+/** A refusal the student or teacher is told about (HTTP status, message); nothing was stored. */
+export class ClassroomError extends Error {
+  constructor(
+    readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 429,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ClassroomError';
+  }
+}
+
+export interface ClassroomEnv {
+  /** Model clients (the server's: keys stay on it) and the tutors; no tracer or persona is used (real students). */
+  run: Pick<RunEnv, 'llm' | 'tutors' | 'http'>;
+  /** The LLM providers configured where the service runs (the classroom server); an LLM study must name one. */
+  providers?: readonly string[];
+  /** Wall clock, ms. */
+  now(): number;
+  /** Random URL-safe text (tokens and codes): crypto-strong. */
+  random(bytes: number): string;
+}
+
+/** Caps (documented in docs/classroom.md). */
+export const LIMITS = {
+  /** A device that has not been seen for this long no longer holds its code. */
+  deviceIdleMs: 60_000,
+  actionsPerMinute: 60,
+  messagesPerMinute: 10,
+  codesPerRequest: 200,
+} as const;
+
+/** Codes read aloud and typed by students: no 0/O, 1/I/L. */
+const CODE_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
+
+export interface StudentItem {
+  id: string;
+  skill: string;
+  level: number;
+  stem: string;
+  figure?: Item['figure'];
+  choices?: string[];
+  answerKind: Item['answerKind'];
+  format?: Item['format'];
+}
+
+export interface StudentState {
+  study: { name: string; sessions: number; sessionMinutes: number; consent: string; probes: boolean };
+  consented: boolean;
+  /** The session: which (1-based), whether the student is in it, minutes left, whether all are done. */
+  session: { number: number; of: number; online: boolean; minutesLeft: number | null; allDone: boolean; ended: string | null };
+  assignments: { id: string; note: string; due: string | null; items: { item: StudentItem; attempts: number; solved: boolean; done: boolean }[] }[];
+  current: string | null;
+  attempts: { itemId: string; response: string; correct: boolean; at: number }[];
+  messages: { from: 'tutor' | 'learner'; text: string; at: number; title?: string }[];
+  helpRequests: { id: string; text: string }[];
+  /** The probe set to answer now (the first session's start, the last session's end), when the study has one. */
+  probe: { phase: 'pre' | 'post'; items: StudentItem[] } | null;
+}
+
+export interface LiveParticipant {
+  code: string;
+  consented: boolean;
+  online: boolean;
+  lastSeen: number | null;
+  session: number;
+  sessionsDone: number;
+  attempts: number;
+  correct: number;
+  messages: number;
+  status: SessionRow['status'] | 'not started';
+  endReason: string | null;
+}
+
+interface Live {
+  code: string;
+  study: StudyRow;
+  run: OpenRun;
+  queue: ActionQueue;
+  learner: RealLearner;
+  row: SessionRow;
+  done: Promise<RunResult | null>;
+  /** Writes of events, one after the other. */
+  writes: Promise<void>;
+  timer: ReturnType<typeof setTimeout> | null;
+  ac: AbortController;
+}
+
+const studentItem = (it: Item): StudentItem => ({ id: it.id, skill: skillInfo(it.skillId)?.name ?? `skill ${it.skillId}`, level: it.level, stem: it.stem, ...(it.figure ? { figure: it.figure } : {}), ...(it.choices ? { choices: it.choices } : {}), answerKind: it.answerKind, ...(it.format ? { format: it.format } : {}) });
+
+export class ClassroomService {
+  readonly store: ClassroomStore;
+  readonly env: ClassroomEnv;
+  readonly #live = new Map<string, Live>();
+  readonly #opening = new Map<string, Promise<Live>>();
+  readonly #rate = new Map<string, { actions: number[]; messages: number[] }>();
+
+  constructor(store: ClassroomStore, env: ClassroomEnv) {
+    this.store = store;
+    this.env = env;
+  }
+
+  // ---- teacher -------------------------------------------------------------------------------
+
+  async createStudy(input: StudySpecInput): Promise<StudyRow> {
+    const r = StudySpecSchema.safeParse(input);
+    if (!r.success) throw new ClassroomError(400, `study: ${r.error.issues.map((i) => `${i.path.join('.') || 'study'}: ${i.message}`).join('; ')}`);
+    const spec = r.data;
+    const entry = (this.env.run.tutors ?? TUTORS).get(spec.tutor.name);
+    // A study's tutor runs in the classroom: a built-in tutor, or an LLM tutor on the server's provider.
+    if (!entry || entry.needs.some((n) => n !== 'llm')) throw new ClassroomError(400, `study: tutor "${spec.tutor.name}" cannot tutor a study (choose a built-in or an LLM tutor)`);
+    let config: Record<string, unknown>;
+    try {
+      config = entry.parseConfig(spec.tutor.config);
+    } catch (e) {
+      throw new ClassroomError(400, `study: ${errorMessage(e)}`);
+    }
+    if (entry.needs.includes('llm')) {
+      if (!this.env.run.llm || !this.env.providers?.length) throw new ClassroomError(400, 'study: this server has no LLM provider configured (start it with --llm-config, or OPENAI_API_KEY / OPENAI_BASE_URL): an LLM tutor cannot run');
+      const provider = String(config.provider ?? '');
+      if (!this.env.providers.includes(provider)) throw new ClassroomError(400, `study: no LLM provider "${provider}" on this server (configured: ${this.env.providers.join(', ')})`);
+    }
+    const row: StudyRow = { id: `st-${this.env.random(6).toLowerCase()}`, spec: { ...spec, tutor: { name: entry.name, config } }, status: 'open', createdAt: this.env.now() };
+    // The scenario must build (known skills with item generators).
+    try {
+      runRecord({ scenario: fieldScenario(row.spec, row.id), tutor: row.spec.tutor });
+    } catch (e) {
+      throw new ClassroomError(400, `study: ${errorMessage(e)}`);
+    }
+    await this.store.putStudy(row);
+    return row;
+  }
+
+  async study(id: string): Promise<StudyRow> {
+    const s = await this.store.getStudy(id);
+    if (!s) throw new ClassroomError(404, `no study ${id}`);
+    return s;
+  }
+
+  /** Anonymous participant codes (8 characters a student can type). */
+  async addCodes(studyId: string, n: number): Promise<string[]> {
+    const s = await this.study(studyId);
+    if (s.status !== 'open') throw new ClassroomError(409, 'the study has ended');
+    if (!Number.isInteger(n) || n < 1 || n > LIMITS.codesPerRequest) throw new ClassroomError(400, `codes: a whole number from 1 to ${LIMITS.codesPerRequest}`);
+    const codes = new Set<string>();
+    while (codes.size < n) {
+      const raw = this.env.random(16);
+      let c = '';
+      for (let i = 0; i < raw.length && c.length < 8; i++) c += CODE_ALPHABET[raw.charCodeAt(i) % CODE_ALPHABET.length];
+      if (!(await this.store.getParticipant(c))) codes.add(c);
+    }
+    const now = this.env.now();
+    await this.store.addParticipants([...codes].map((code) => ({ code, studyId, createdAt: now, consentedAt: null, device: null, token: null, lastSeen: null })));
+    return [...codes];
+  }
+
+  /** Who is online and how far each participant got. */
+  async live(studyId: string): Promise<LiveParticipant[]> {
+    await this.study(studyId);
+    const now = this.env.now();
+    const out: LiveParticipant[] = [];
+    for (const p of await this.store.listParticipants(studyId)) {
+      const row = await this.store.getSession(p.code);
+      const live = this.#live.get(p.code);
+      const events = live ? live.run.session.events : row ? (await this.store.events(p.code)).map((j) => JSON.parse(j) as TraceEvent) : [];
+      const attempts = events.filter((e) => e.type === 'attempt');
+      out.push({
+        code: p.code,
+        consented: p.consentedAt !== null,
+        online: (live?.learner.online ?? false) && p.lastSeen !== null && now - p.lastSeen < LIMITS.deviceIdleMs,
+        lastSeen: p.lastSeen,
+        session: live ? dayOf(live.run.session.now as SimMinutes) + 1 : (row?.starts.length ?? 0),
+        sessionsDone: events.filter((e) => e.type === 'lms_event' && e.kind === 'logout').length,
+        attempts: attempts.length,
+        correct: attempts.filter((a) => a.type === 'attempt' && a.correct).length,
+        messages: events.filter((e) => e.type === 'message').length,
+        status: row?.status ?? 'not started',
+        endReason: row?.endReason ?? null,
+      });
+    }
+    return out;
+  }
+
+  /** Ends the study: open runs stop (their traces end "aborted": the study was ended), no new sessions. */
+  async endStudy(studyId: string): Promise<void> {
+    const s = await this.study(studyId);
+    await this.store.putStudy({ ...s, status: 'ended' });
+    for (const live of [...this.#live.values()].filter((l) => l.study.id === studyId)) {
+      live.ac.abort();
+      await live.done;
+    }
+  }
+
+  /** The study, its participants (codes and progress only) and their traces (one per participant who started), as the Lab and the CLI read them. */
+  async exportStudy(studyId: string): Promise<StudyExport> {
+    const study = await this.study(studyId);
+    const traces: StudyExport['traces'] = [];
+    const participants: StudyExport['participants'] = [];
+    for (const p of await this.store.listParticipants(studyId)) {
+      const row = await this.store.getSession(p.code);
+      participants.push({ code: p.code, consentedAt: p.consentedAt, status: row?.status ?? 'not started', endReason: row?.endReason ?? null });
+      if (!row) continue;
+      await this.#live.get(p.code)?.writes;
+      const lines = await this.store.events(p.code);
+      if (lines.length === 0) continue;
+      const first = JSON.parse(lines[0]!) as TraceEvent;
+      traces.push({ code: p.code, runId: first.type === 'run_start' ? first.runId : p.code, jsonl: lines.map((l) => `${l}\n`).join('') });
+    }
+    return { study, participants, traces };
+  }
+
+  /** One participant's stored trace (JSONL), for the teacher. */
+  async trace(studyId: string, code: string): Promise<string> {
+    const p = await this.store.getParticipant(code);
+    if (!p || p.studyId !== studyId) throw new ClassroomError(404, `no participant ${code} in study ${studyId}`);
+    await this.#live.get(p.code)?.writes;
+    const lines = await this.store.events(p.code);
+    if (lines.length === 0) throw new ClassroomError(404, `participant ${code} has not started`);
+    return lines.map((l) => `${l}\n`).join('');
+  }
+
+  async studies(): Promise<StudyRow[]> {
+    return this.store.listStudies();
+  }
+
+  /** The study's LLM spending so far (calls and cost), against its cap. */
+  async spend(studyId: string): Promise<{ calls: number; cost: number; cap: number | null }> {
+    const s = await this.study(studyId);
+    return { ...(await this.store.llmSpend(studyId)), cap: s.spec.llmCallCap };
+  }
+
+  // ---- students ------------------------------------------------------------------------------
+
+  /**
+   * A student enters their code on a device (a random id the browser keeps). A code in use on
+   * another device seen within the last minute is refused; otherwise this device takes it over.
+   */
+  async join(code: string, device: string): Promise<{ token: string; state: StudentState }> {
+    const c = code.trim().toUpperCase();
+    if (!/^[A-Z0-9]{4,12}$/.test(c) || !/^[\w-]{8,64}$/.test(device)) throw new ClassroomError(400, 'enter the code you were given (letters and digits)');
+    const p = await this.store.getParticipant(c);
+    if (!p) throw new ClassroomError(404, 'no such code: check it with your teacher');
+    const study = await this.study(p.studyId);
+    if (study.status !== 'open') throw new ClassroomError(409, 'this study has ended');
+    const now = this.env.now();
+    if (p.device && p.device !== device && p.lastSeen !== null && now - p.lastSeen < LIMITS.deviceIdleMs) throw new ClassroomError(409, 'this code is in use on another device: close it there, or wait a minute');
+    const token = this.env.random(24);
+    const next: ParticipantRow = { ...p, device, token, lastSeen: now };
+    await this.store.putParticipant(next);
+    return { token, state: await this.#state(next, study) };
+  }
+
+  async #participant(token: string): Promise<{ p: ParticipantRow; study: StudyRow }> {
+    if (!/^[\w-]{8,128}$/.test(token)) throw new ClassroomError(401, 'not signed in: enter your code again');
+    const p = await this.store.participantByToken(token);
+    if (!p) throw new ClassroomError(401, 'signed out (your code was opened on another device, or the study restarted): enter your code again');
+    const study = await this.study(p.studyId);
+    const seen = { ...p, lastSeen: this.env.now() };
+    await this.store.putParticipant(seen);
+    return { p: seen, study };
+  }
+
+  async consent(token: string): Promise<StudentState> {
+    const { p, study } = await this.#participant(token);
+    const next = p.consentedAt === null ? { ...p, consentedAt: this.env.now() } : p;
+    if (next !== p) await this.store.putParticipant(next);
+    return this.#state(next, study);
+  }
+
+  async state(token: string): Promise<StudentState> {
+    const { p, study } = await this.#participant(token);
+    const live = await this.#maybeLive(p, study);
+    if (live) await this.#timeUp(live, study);
+    return this.#state(p, study);
+  }
+
+  /** Applies a student's action (a session start, an item opened, an answer, a help request, a message, the probe set, the end of the session). */
+  async act(token: string, action: unknown): Promise<StudentState & { refused?: string }> {
+    const { p, study } = await this.#participant(token);
+    if (p.consentedAt === null) throw new ClassroomError(403, 'agree to the consent text first');
+    if (study.status !== 'open') throw new ClassroomError(409, 'this study has ended');
+    const a = parseAction(action);
+    this.#limit(p.code, a.kind === 'say' || a.kind === 'help');
+    let live = await this.#maybeLive(p, study);
+    if (!live) {
+      const row = await this.store.getSession(p.code);
+      if (row) throw new ClassroomError(409, row.status === 'done' ? 'all the sessions of this study are done: thank you!' : `your sessions have stopped (${row.endReason ?? 'ended'})`);
+      if (a.kind !== 'login') throw new ClassroomError(409, 'start the session first');
+      live = await this.#open(p, study);
+    }
+    if (a.kind !== 'login') await this.#timeUp(live, study);
+    const day = dayOf(live.run.session.now as SimMinutes);
+    if (a.kind === 'login') {
+      if (live.learner.online) return this.#state(p, study);
+      if (live.row.starts[day] === undefined) {
+        live.row = { ...live.row, starts: [...live.row.starts.slice(0, day), ...Array.from({ length: Math.max(0, day - live.row.starts.length) }, () => this.env.now()), this.env.now()] };
+        await this.store.putSession(live.row);
+        this.#armTimer(live, study);
+      }
+    }
+    const outcome = await live.queue.push({ ...a, t: this.#minute(live, day) } as StudentAction);
+    await live.writes;
+    const state = await this.#state(p, study);
+    return outcome.ok ? state : { ...state, refused: outcome.error };
+  }
+
+  /** The virtual minute of now in today's session: day × 1440 + wall minutes since the session began. */
+  #minute(live: Live, day: number): number {
+    const start = live.row.starts[day] ?? this.env.now();
+    return day * MINUTES_PER_DAY + Math.min(MINUTES_PER_DAY - 3, Math.max(0, Math.floor((this.env.now() - start) / 60_000)));
+  }
+
+  async #timeUp(live: Live, study: StudyRow): Promise<void> {
+    const day = dayOf(live.run.session.now as SimMinutes);
+    const start = live.row.starts[day];
+    if (!live.learner.online || start === undefined || this.env.now() - start < study.spec.sessionMinutes * 60_000) return;
+    await live.queue.push({ kind: 'logout', t: this.#minute(live, day), why: 'time_up' });
+    await live.writes;
+  }
+
+  #armTimer(live: Live, study: StudyRow): void {
+    if (live.timer) clearTimeout(live.timer);
+    const t = setTimeout(() => void this.#timeUp(live, study).catch(() => undefined), study.spec.sessionMinutes * 60_000 + 1000);
+    (t as { unref?: () => void }).unref?.();
+    live.timer = t;
+  }
+
+  #limit(code: string, message: boolean): void {
+    const now = this.env.now();
+    const r = this.#rate.get(code) ?? { actions: [], messages: [] };
+    r.actions = r.actions.filter((t) => now - t < 60_000);
+    r.messages = r.messages.filter((t) => now - t < 60_000);
+    if (r.actions.length >= LIMITS.actionsPerMinute) throw new ClassroomError(429, 'too many actions in a minute: wait a moment');
+    if (message && r.messages.length >= LIMITS.messagesPerMinute) throw new ClassroomError(429, `at most ${LIMITS.messagesPerMinute} messages a minute: wait a moment`);
+    r.actions.push(now);
+    if (message) r.messages.push(now);
+    this.#rate.set(code, r);
+  }
+
+  async #maybeLive(p: ParticipantRow, study: StudyRow): Promise<Live | null> {
+    const l = this.#live.get(p.code);
+    if (l) return l;
+    // Only a session still running is rebuilt (resumed); a finished one is read from the store.
+    return (await this.store.getSession(p.code))?.status === 'active' ? this.#open(p, study) : null;
+  }
+
+  /** The participant's live run: in memory, or rebuilt from the store (resuming), or new. */
+  #open(p: ParticipantRow, study: StudyRow): Promise<Live> {
+    const l = this.#live.get(p.code);
+    if (l) return Promise.resolve(l);
+    let o = this.#opening.get(p.code);
+    if (!o) {
+      o = this.#build(p, study).finally(() => this.#opening.delete(p.code));
+      this.#opening.set(p.code, o);
+    }
+    return o;
+  }
+
+  async #build(p: ParticipantRow, study: StudyRow): Promise<Live> {
+    let row = await this.store.getSession(p.code);
+    const stored = row ? (await this.store.events(p.code)).map((j) => JSON.parse(j) as TraceEvent) : [];
+    if (!row) {
+      row = { code: p.code, record: runRecord({ scenario: fieldScenario(study.spec, study.id), source: `study ${study.id}`, tutor: study.spec.tutor }), starts: [], events: 0, status: 'active', endReason: null };
+      await this.store.putSession(row);
+    }
+    const resume = stored.length > 0 && row.status === 'active' ? stored : null;
+    const keep = resume ? resumePoint(resume).length : 0;
+    if (resume) await this.store.truncateEvents(p.code, keep);
+    const queue = new ActionQueue(resume ? actionsFromTrace(resumePoint(resume)) : []);
+    const ac = new AbortController();
+    let learner!: RealLearner;
+    const live: Live = { code: p.code, study, run: undefined as unknown as OpenRun, queue, learner: undefined as unknown as RealLearner, row, done: Promise.resolve(null), writes: Promise.resolve(), timer: null, ac };
+    const env: RunEnv = {
+      ...this.env.run,
+      // Real students: no knowledge tracer runs (see core/learner/real.ts).
+      tracer: async () => NO_TRACER_STUB,
+      personaSeeds: async () => NO_PERSONA_SEEDS,
+      ...(this.env.run.llm ? { llm: (ref) => this.#capped(this.env.run.llm!(ref), study) } : {}),
+      learner: () => (learner = new RealLearner(p.code, queue, row!.record.scenario.horizonDays)),
+    };
+    const pending: { seq: number; json: string }[] = [];
+    const run = await openRun(row.record, env, {
+      signal: ac.signal,
+      ...(resume ? { resume } : {}),
+      onEvent: (e, replayed) => {
+        if (replayed) return;
+        pending.push({ seq: e.seq, json: JSON.stringify(e) });
+        const batch = pending.splice(0);
+        live.writes = live.writes.then(() => this.store.appendEvents(p.code, batch));
+      },
+    });
+    live.run = run;
+    live.learner = learner;
+    if (!run.tutor) throw new SimError('TUTOR_NOT_AUTOMATED', 'a study needs an automated tutor');
+    this.#live.set(p.code, live);
+    live.done = driveTutor(run.session, run.tutor)
+      .then(async (res) => {
+        await live.writes;
+        live.row = { ...live.row, events: res.events.length, status: res.reason === 'horizon_reached' ? 'done' : 'stopped', endReason: res.reason };
+        await this.store.putSession(live.row);
+        return res;
+      })
+      .catch(async (e: unknown) => {
+        await live.writes.catch(() => undefined);
+        live.row = { ...live.row, status: 'stopped', endReason: errorMessage(e) };
+        await this.store.putSession(live.row);
+        return null;
+      })
+      .finally(() => {
+        if (live.timer) clearTimeout(live.timer);
+        this.#live.delete(p.code);
+      });
+    // A resumed session is handed out once the student's recorded actions are applied again.
+    await Promise.race([queue.caughtUp, live.done]);
+    if (live.row.starts.length > 0 && learner.online) this.#armTimer(live, study);
+    return live;
+  }
+
+  /** A model client that counts the study's calls and refuses past its cap. */
+  #capped(client: LlmClient, study: StudyRow): LlmClient {
+    const cap = study.spec.llmCallCap;
+    const store = this.store;
+    return {
+      provider: client.provider,
+      model: client.model,
+      family: client.family,
+      async chat(req, signal) {
+        if (cap !== null && (await store.llmSpend(study.id)).calls >= cap) {
+          const { LlmError } = await import('../../core/index');
+          throw new LlmError('LLM_BUDGET', `the study's cap of ${cap} LLM calls is reached: the teacher can raise it`);
+        }
+        const res = await client.chat(req, signal);
+        await store.countLlmCall(study.id, res.cost);
+        return res;
+      },
+    };
+  }
+
+  async #state(p: ParticipantRow, study: StudyRow): Promise<StudentState> {
+    const spec = study.spec;
+    const live = this.#live.get(p.code);
+    const row = live?.row ?? (await this.store.getSession(p.code));
+    const base: StudentState = {
+      study: { name: spec.name, sessions: spec.sessions, sessionMinutes: spec.sessionMinutes, consent: spec.consent, probes: spec.probes },
+      consented: p.consentedAt !== null,
+      session: { number: 1, of: spec.sessions, online: false, minutesLeft: null, allDone: row?.status === 'done', ended: row && row.status !== 'active' ? row.endReason : null },
+      assignments: [],
+      current: null,
+      attempts: [],
+      messages: [],
+      helpRequests: Object.entries(HELP_TEMPLATES).map(([id, text]) => ({ id, text })),
+      probe: null,
+    };
+    if (!live) return base;
+    const lms = live.run.session.world.lms;
+    const day = dayOf(live.run.session.now as SimMinutes);
+    const start = live.row.starts[day];
+    const online = live.learner.online;
+    const events = live.run.session.events;
+    const probed = (d: number) => events.some((e) => e.type === 'probe' && e.day === d);
+    const probe: StudentState['probe'] = !spec.probes || !online ? null : day === 0 && !probed(0) ? { phase: 'pre', items: lms.bank.probes.map(studentItem) } : null;
+    return {
+      ...base,
+      session: { ...base.session, number: day + 1, online, minutesLeft: online && start !== undefined ? Math.max(0, spec.sessionMinutes - Math.floor((this.env.now() - start) / 60_000)) : null },
+      assignments: lms.openAssignments().map((a) => ({
+        id: a.id,
+        note: a.note,
+        due: a.dueAt === null ? null : `session ${dayOf(a.dueAt as SimMinutes) + 1}`,
+        items: a.itemIds.map((id) => {
+          const tries = lms.attemptsOn(a.id, id);
+          return { item: studentItem(lms.practiceItem(id)!), attempts: tries.length, solved: tries.some((g) => g.correct), done: lms.itemDone(a.id, id, spec.maxAttemptsPerItem) };
+        }),
+      })),
+      current: lms.currentItemId,
+      attempts: lms.gradebook.map((g) => ({ itemId: g.itemId, response: g.response, correct: g.correct, at: g.at })),
+      messages: lms.messages.map((m) => ({ from: m.from, text: m.text, at: m.at, ...(m.content ? { title: m.content.title } : {}) })),
+      probe,
+    };
+  }
+
+  /** The post-probe (the end of the last session): the probe set to answer before ending, or null. */
+  async postProbe(token: string): Promise<StudentItem[] | null> {
+    const { p, study } = await this.#participant(token);
+    const live = this.#live.get(p.code);
+    if (!study.spec.probes || !live?.learner.online) return null;
+    const day = dayOf(live.run.session.now as SimMinutes);
+    if (day !== study.spec.sessions - 1 || live.run.session.events.some((e) => e.type === 'probe' && e.day === study.spec.sessions)) return null;
+    return live.run.session.world.lms.bank.probes.map(studentItem);
+  }
+
+  /** Stops every live run (a server shutting down); their stored traces resume at the next start. */
+  async close(): Promise<void> {
+    for (const l of this.#live.values()) if (l.timer) clearTimeout(l.timer);
+    await Promise.all([...this.#live.values()].map((l) => l.writes.catch(() => undefined)));
+  }
+}
+
+/** A real student has no persona seed (the RealLearner never reads them). */
+const NO_PERSONA_SEEDS = { version: 'a real student: no persona seed', count: 0, ability: {}, seeds: [] };
+
+/** The "tracer" of a real student's run: none is used (RealLearner never asks it). */
+const NO_TRACER_STUB = {
+  info: { name: 'none', version: 'a real student: no knowledge tracer', nSkills: 0 },
+  predict: () => Promise.reject(new SimError('TRACER_FAILED', 'a real student has no knowledge tracer')),
+};
+
+/** A student action before the server stamps its minute. */
+export type StudentActionInput = StudentAction extends infer A ? (A extends StudentAction ? Omit<A, 't'> : never) : never;
+
+/** What a student's browser may send: validated here (the browser is not trusted). */
+function parseAction(x: unknown): StudentActionInput {
+  const a = (typeof x === 'object' && x !== null ? x : {}) as Record<string, unknown>;
+  const str = (k: string, max: number): string => {
+    const v = a[k];
+    if (typeof v !== 'string') throw new ClassroomError(400, `${k}: text expected`);
+    if (v.length > max) throw new ClassroomError(413, `${k}: at most ${max} characters`);
+    return v;
+  };
+  const assignment = (): string | null => (a.assignmentId === null || a.assignmentId === undefined ? null : str('assignmentId', 40));
+  switch (a.kind) {
+    case 'login':
+      return { kind: 'login' };
+    case 'open':
+      return { kind: 'open', itemId: str('itemId', 60), assignmentId: assignment() };
+    case 'submit':
+      return { kind: 'submit', itemId: str('itemId', 60), assignmentId: assignment(), response: str('response', 200) };
+    case 'help':
+      return { kind: 'help', template: str('template', 40) };
+    case 'say': {
+      const text = str('text', MAX_MESSAGE_CHARS);
+      if (!text.trim()) throw new ClassroomError(400, 'text: write something first');
+      return { kind: 'say', text };
+    }
+    case 'probe': {
+      const answers = a.answers;
+      if (!Array.isArray(answers) || answers.length > 300) throw new ClassroomError(400, 'answers: a list of { itemId, response }');
+      return { kind: 'probe', phase: a.phase === 'post' ? 'post' : 'pre', answers: answers.map((x) => ({ itemId: String((x as { itemId?: unknown }).itemId ?? '').slice(0, 60), response: String((x as { response?: unknown }).response ?? '').slice(0, 200) })) };
+    }
+    case 'logout':
+      return { kind: 'logout', why: 'student_ended' };
+    default:
+      throw new ClassroomError(400, `unknown action "${String(a.kind)}"`);
+  }
+}

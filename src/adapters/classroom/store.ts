@@ -1,0 +1,65 @@
+/**
+ * Where a classroom keeps its studies, participants and sessions. The service (service.ts) works
+ * against this port; the classroom server uses PGlite (Postgres in wasm, a directory on disk:
+ * pglite-store.ts). Trace events are stored as the JSON text they were recorded as (never as
+ * jsonb, which would reorder keys), so an export is byte for byte the recorded trace.
+ */
+import type { RunRecord } from '../../core/index';
+import type { StudySpec } from '../../core/classroom/study';
+
+export type StudyStatus = 'open' | 'ended';
+
+export interface StudyRow {
+  id: string;
+  spec: StudySpec;
+  status: StudyStatus;
+  createdAt: number;
+}
+
+export interface ParticipantRow {
+  code: string;
+  studyId: string;
+  createdAt: number;
+  consentedAt: number | null;
+  /** The device the code is in use on (a random id its browser keeps), and when it was last seen. */
+  device: string | null;
+  token: string | null;
+  lastSeen: number | null;
+}
+
+/** A participant's run: one per participant, across all the study's sessions (one virtual day each). */
+export interface SessionRow {
+  code: string;
+  record: RunRecord;
+  /** Wall-clock start of each session (ms), by day index: virtual minutes within a day are wall minutes since it. */
+  starts: number[];
+  /** Events stored so far. */
+  events: number;
+  status: 'active' | 'done' | 'stopped';
+  endReason: string | null;
+}
+
+export interface ClassroomStore {
+  init(): Promise<void>;
+  close(): Promise<void>;
+  putStudy(s: StudyRow): Promise<void>;
+  getStudy(id: string): Promise<StudyRow | null>;
+  listStudies(): Promise<StudyRow[]>;
+  /** Adds participants; fails (nothing added) when a code exists. */
+  addParticipants(rows: ParticipantRow[]): Promise<void>;
+  getParticipant(code: string): Promise<ParticipantRow | null>;
+  participantByToken(token: string): Promise<ParticipantRow | null>;
+  listParticipants(studyId: string): Promise<ParticipantRow[]>;
+  putParticipant(p: ParticipantRow): Promise<void>;
+  getSession(code: string): Promise<SessionRow | null>;
+  putSession(s: SessionRow): Promise<void>;
+  /** Appends events (their JSON text) at their seq; an event already stored at a seq is an error. */
+  appendEvents(code: string, events: { seq: number; json: string }[]): Promise<void>;
+  /** The stored events' JSON text, in seq order. */
+  events(code: string): Promise<string[]>;
+  /** Deletes stored events from `fromSeq` on (a resumed session replaces what followed its resume point). */
+  truncateEvents(code: string, fromSeq: number): Promise<void>;
+  /** Counts an LLM call of a study; returns the count after it. */
+  countLlmCall(studyId: string, cost: number | null): Promise<{ calls: number; cost: number }>;
+  llmSpend(studyId: string): Promise<{ calls: number; cost: number }>;
+}

@@ -1,0 +1,83 @@
+/**
+ * `export-trajectories`: the tutor's side of runs as training data: JSONL in the common chat
+ * format (messages with tool calls and tool results), one line per turn (default) or per run,
+ * with the run's per-turn, per-day and per-run signals (core/trajectory; format:
+ * docs/bring-your-own-tutor.md#trajectories).
+ *
+ *   npm run cli -- export-trajectories runs/bench --out runs/bench/trajectories.jsonl
+ *   npm run cli -- export-trajectories runs/a.jsonl runs/b.jsonl --per run --complete-only > runs.jsonl
+ */
+import { Option, type Command } from 'commander';
+import { closeSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { trajectories, type TraceEvent, type TrajectoryOptions } from '../../core/index';
+import { readStoredTrace } from '../../adapters/node/trace-file';
+import { traceFiles } from './report';
+
+export interface ExportOptions extends TrajectoryOptions {
+  /** Only runs that reached their horizon. */
+  completeOnly?: boolean;
+}
+
+/** Writes the trajectory lines of every trace to `write` (one JSON line each); returns counts. */
+export function exportTrajectories(paths: readonly string[], o: ExportOptions, write: (line: string) => void): { runs: number; skipped: { path: string; why: string }[]; lines: number } {
+  const files = traceFiles(paths);
+  const skipped: { path: string; why: string }[] = [];
+  let runs = 0;
+  let lines = 0;
+  for (const f of files) {
+    let events: TraceEvent[];
+    try {
+      events = readStoredTrace(f).events;
+    } catch (e) {
+      skipped.push({ path: f, why: e instanceof Error ? e.message : String(e) });
+      continue;
+    }
+    if (events[0]?.type !== 'run_start') {
+      skipped.push({ path: f, why: 'not a trace (no run_start)' });
+      continue;
+    }
+    const end = events.find((e) => e.type === 'run_end');
+    if (o.completeOnly && !(end?.type === 'run_end' && end.reason === 'horizon_reached')) {
+      skipped.push({ path: f, why: `did not reach its horizon (${end?.type === 'run_end' ? end.reason : 'no run_end'})` });
+      continue;
+    }
+    runs++;
+    for (const line of trajectories(events, o)) {
+      write(JSON.stringify(line));
+      lines++;
+    }
+  }
+  return { runs, skipped, lines };
+}
+
+export function registerExportTrajectories(program: Command): void {
+  program
+    .command('export-trajectories')
+    .argument('<runs...>', 'trace files, or directories searched for *.jsonl (a sweep\'s output, say)')
+    .description(
+      "Write the tutor's side of runs as training data: JSONL in the common chat format (OpenAI messages: system, user = each wake as an LLM tutor reads it, assistant with tool_calls, tool results), one line per turn or per run, with signals to build rewards from (per turn: actions, leakage, help answered, the learner's next step; per day: probe solve rates and gain, judged scores; per run: every axis). Nothing the tutor could not see (mastery, P(correct), probes, the persona) is in the messages. Format: docs/bring-your-own-tutor.md#trajectories.",
+    )
+    .addOption(new Option('--per <unit>', 'one line per turn or per run').choices(['turn', 'run']).default('turn'))
+    .option('--out <file>', 'write here (default: stdout)')
+    .option('--system <file>', "the system message (default: the LLM tutors' system prompt for the run's horizon)")
+    .option('--complete-only', 'only runs that reached their horizon')
+    .action((paths: string[], o: { per: 'turn' | 'run'; out?: string; system?: string; completeOnly?: boolean }) => {
+      const system = o.system ? readFileSync(o.system, 'utf8').trim() : undefined;
+      let fd: number | null = null;
+      if (o.out) {
+        mkdirSync(dirname(resolve(o.out)), { recursive: true });
+        fd = openSync(o.out, 'w');
+      }
+      const write = fd !== null ? (l: string) => writeSync(fd!, l + '\n') : (l: string) => process.stdout.write(l + '\n');
+      let res;
+      try {
+        res = exportTrajectories(paths, { per: o.per, ...(system ? { system } : {}), ...(o.completeOnly ? { completeOnly: true } : {}) }, write);
+      } finally {
+        if (fd !== null) closeSync(fd);
+      }
+      for (const s of res.skipped) console.error(`skipped ${s.path}: ${s.why}`);
+      console.error(`${res.lines} ${o.per === 'run' ? 'runs' : 'turns'} from ${res.runs} trace${res.runs === 1 ? '' : 's'}${o.out ? ` -> ${o.out}` : ''}`);
+      if (res.runs === 0) process.exitCode = 1;
+    });
+}

@@ -1,0 +1,369 @@
+/**
+ * Strict validation of a trace as it is read, one event at a time (so a reader can stream a file
+ * of any size): every event by its schema, value ranges, and the structure of a run. The first
+ * problem is reported with the source, the line and the field (`TraceParseError`); nothing is
+ * dropped or repaired silently. What is checked (docs/trace-format.md, "Validation"):
+ *
+ *  - types and fields of every event kind (objects may carry extra fields: a later build may add
+ *    some; the known ones must be right);
+ *  - ranges: probabilities (attempt p and boost, probe rates and item p, mastery values) in
+ *    [0, 1]; days within the run's horizon; `run_start.scenario` a valid scenario (so a horizon is
+ *    1..60 days and the other fields are bounded); judge scores integers on their rubric's scale,
+ *    with every item of the rubric;
+ *  - structure: `seq` 0, 1, 2, … with no gap; `t` never decreasing and never past the horizon;
+ *    exactly one `run_start` (the first event); at most one `run_end`; only judge events after it
+ *    (one `judge_panel`, then its verdicts, each for a judge, rubric and day of the panel, the day
+ *    within the days the run lasted); wakes numbered 1, 2, 3, … each pointing back at an earlier
+ *    event; tool calls, tutor messages and `turn_end` inside the turn they name.
+ *
+ * A trace without `run_end` (a run cut short) is valid: it reads as incomplete.
+ *
+ * To add an event type or field: add it to the `TraceEvent` union (types.ts) and here.
+ */
+import { z } from 'zod';
+import { ScenarioSchema, WAKE_EVENTS } from '../scenario/schema';
+import { RUBRICS, type RubricId } from '../judges/rubrics';
+import { SimError } from '../errors';
+import { MINUTES_PER_DAY } from '../clock';
+import { TRACE_SCHEMA_VERSION, type LmsEventKind, type TerminationReason, type TraceEvent } from './types';
+
+/** Events that a judge panel appends after run_end (the run's own events end at run_end). */
+export const JUDGE_EVENT_TYPES: readonly string[] = ['judge_panel', 'judge_verdict'];
+
+export const LMS_EVENT_KINDS = ['day_start', 'homework_posted', 'login', 'logout', 'assignment_due', 'assignment_missed', 'assignment_completed', 'end_of_day', 'give_up', 'instructor_view', 'item_opened'] as const;
+export const TERMINATION_REASONS = ['horizon_reached', 'tutor_error', 'tracer_error', 'llm_error', 'aborted', 'internal_error', 'storage_full'] as const;
+// These lists and the trace types must name the same kinds (a kind added to one and not the other fails the type check here).
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const sameKinds: Same<(typeof LMS_EVENT_KINDS)[number], LmsEventKind> = true;
+const sameReasons: Same<(typeof TERMINATION_REASONS)[number], TerminationReason> = true;
+void sameKinds;
+void sameReasons;
+/** A line longer than this is refused before it is parsed (the largest events, run_start and a model_call with a 100,000-character reply, are far smaller). */
+export const MAX_TRACE_LINE_CHARS = 16 * 1024 * 1024;
+
+export class TraceParseError extends SimError {
+  readonly line: number | null;
+  /** The field at fault (e.g. "solveRate", "scores.g1_attention", "seq"), when there is one. */
+  readonly field: string | null;
+  readonly source: string;
+  constructor(source: string, line: number | null, message: string, field: string | null = null) {
+    super('TRACE_INVALID', `${source}${line !== null ? `:${line}` : ''}: ${message}`);
+    this.name = 'TraceParseError';
+    this.source = source;
+    this.line = line;
+    this.field = field;
+  }
+}
+
+const int = z.number().int();
+const nat = int.min(0);
+const prob = z.number().min(0, 'a probability must be between 0 and 1').max(1, 'a probability must be between 0 and 1');
+const str = z.string();
+const base = { seq: nat, t: z.number().min(0) };
+const usage = z.looseObject({ promptTokens: nat, completionTokens: nat }).nullable();
+const cost = z.number().min(0).nullable();
+const toolCallRequest = z.looseObject({ id: str, name: str, arguments: str });
+
+const EventSchema = z.discriminatedUnion('type', [
+  z.looseObject({
+    ...base,
+    type: z.literal('run_start'),
+    schemaVersion: int.min(1, 'schema versions start at 1'),
+    runId: str.min(1).max(1000),
+    engine: str,
+    scenario: ScenarioSchema,
+    tutor: z.looseObject({ name: str.min(1), config: z.record(str, z.unknown()) }),
+    tracer: z.looseObject({ name: str.min(1), version: str, nSkills: nat.max(100_000) /* 0: no tracer (a field trace) */ }),
+    // A simulated learner's persona seed, or a real student's anonymous code (a field trace).
+    learner: z.union([z.looseObject({ seedIndex: int, seedUid: int, warmup: nat }), z.looseObject({ kind: z.literal('real'), participant: str })]),
+    itemBank: z.looseObject({
+      hash: str,
+      items: z.array(z.looseObject({ id: str, skillId: int.min(1), level: int.min(1).max(3) })),
+      probes: z.array(z.looseObject({ id: str, skillId: int.min(1), level: int.min(1).max(3) })),
+    }),
+    helpTemplates: z.record(str, str),
+    voice: str.optional(),
+  }),
+  z.looseObject({ ...base, type: z.literal('lms_event'), kind: z.enum(LMS_EVENT_KINDS), day: int, detail: z.record(str, z.unknown()).optional() }),
+  z.looseObject({ ...base, type: z.literal('wake'), turn: int.min(1), reason: z.enum(WAKE_EVENTS), ref: nat.nullable() }),
+  z.looseObject({
+    ...base,
+    type: z.literal('tool_call'),
+    turn: int.min(1),
+    tool: str,
+    kind: z.enum(['read', 'write', 'message', 'unknown']),
+    args: z.unknown(),
+    result: z.union([z.looseObject({ ok: z.literal(true) }), z.looseObject({ ok: z.literal(false), error: z.looseObject({ code: str, message: str }) })]),
+  }),
+  z.looseObject({
+    ...base,
+    type: z.literal('message'),
+    from: z.enum(['tutor', 'learner']),
+    text: str,
+    via: z.enum(['send_message', 'provide_content']).optional(),
+    turn: int.min(1).optional(),
+    workingOn: z.array(str).optional(),
+    help: str.optional(),
+    injection: str.optional(),
+    itemId: str.nullable().optional(),
+  }),
+  z.looseObject({
+    ...base,
+    type: z.literal('attempt'),
+    itemId: str,
+    skill: int.min(1),
+    level: int.min(1).max(3),
+    assignmentId: str.nullable(),
+    attemptNo: int.min(1),
+    // null in a field trace (a real student: no tracer)
+    p: prob.nullable(),
+    boost: prob,
+    source: z.enum(['own', 'disclosed', 'guess']),
+    response: str,
+    correct: z.boolean(),
+    evidence: z.boolean(),
+    slip: z.boolean().optional(),
+    student: z.looseObject({ prompt: str, grading: z.enum(['checked', 'no_answer', 'malformed', 'copied_disclosed']), answer: str.nullable(), reason: str.optional() }).optional(),
+  }),
+  z.looseObject({ ...base, type: z.literal('mastery'), scope: z.enum(['course', 'all']), skills: z.array(int.min(1)), values: z.array(prob) }),
+  z.looseObject({
+    ...base,
+    type: z.literal('probe'),
+    day: nat,
+    items: z.array(z.looseObject({ itemId: str, skill: int.min(1), p: prob.nullable(), correct: z.boolean(), response: str.optional() })),
+    solveRate: prob,
+    gradedRate: prob,
+    knowledgeRate: prob.optional(),
+  }),
+  z.looseObject({ ...base, type: z.literal('turn_end'), turn: int.min(1), actions: nat, implicitSilence: z.boolean() }),
+  z.looseObject({ ...base, type: z.literal('error'), code: str, message: str, turn: int.min(1).optional() }),
+  z.looseObject({ ...base, type: z.literal('run_end'), reason: z.enum(TERMINATION_REASONS), message: str.optional(), days: nat }),
+  z.looseObject({
+    ...base,
+    type: z.literal('model_call'),
+    turn: int.min(1).optional(),
+    role: z.enum(['tutor', 'student', 'judge']),
+    purpose: str,
+    provider: str,
+    model: str,
+    request: z.looseObject({ messages: nat, chars: nat, tools: nat, temperature: z.number().nullable(), digest: str.optional() }),
+    response: z.looseObject({ content: str.nullable(), toolCalls: z.array(toolCallRequest), finishReason: str.nullable() }).nullable(),
+    usage,
+    cost,
+    retries: nat,
+    error: z.looseObject({ code: str, message: str }).optional(),
+    voiceCheck: z.looseObject({ decided: z.boolean(), rendered: z.boolean().nullable(), mismatch: z.boolean(), answer: str.nullable() }).optional(),
+  }),
+  z.looseObject({
+    ...base,
+    type: z.literal('judge_panel'),
+    panel: str,
+    judges: z.array(z.looseObject({ id: str, provider: str, model: str, family: str.nullable() })).min(1),
+    temperature: z.number().min(0).max(2),
+    rubrics: z.array(z.looseObject({ id: str, version: str })).min(1),
+    days: z.array(int.min(1)),
+    sampling: z.looseObject({ daysPerRun: int.min(1).nullable(), strata: int.min(1), seed: int }),
+    stopped: z.array(z.looseObject({ judge: str, reason: str })).optional(),
+  }),
+  z.looseObject({
+    ...base,
+    type: z.literal('judge_verdict'),
+    panel: str,
+    rubric: str,
+    rubricVersion: str,
+    judge: str,
+    provider: str,
+    model: str,
+    day: int.min(1),
+    status: z.enum(['scored', 'unscored']),
+    scores: z.record(str, z.number()).nullable(),
+    holds: z.boolean().nullable(),
+    reason: str.optional(),
+    attempts: nat,
+    usage,
+    cost,
+    raw: str.nullable(),
+  }),
+]);
+
+const formatPath = (path: readonly PropertyKey[]): string => {
+  let out = '';
+  for (const p of path) out += typeof p === 'number' ? `[${p}]` : out ? `.${String(p)}` : String(p);
+  return out;
+};
+
+/** Where a trace's first problem is: thrown by `TraceValidator`. */
+class Bad extends Error {
+  constructor(
+    readonly field: string | null,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Checks a trace event by event. `push(obj, line)` validates one parsed JSON value (throwing a
+ * TraceParseError naming source, line and field) and returns it as an event; `finish()` checks the
+ * whole (not empty) and says whether the run ended.
+ */
+export class TraceValidator {
+  readonly source: string;
+  #n = 0;
+  #lastT = 0;
+  #horizon = 0;
+  #nSkills = 0;
+  #ended = false;
+  #endDays = 0;
+  #turn = 0;
+  #open: number | null = null;
+  #panel: { id: string; judges: Set<string>; rubrics: Map<string, string>; days: Set<number> } | null = null;
+
+  constructor(source = 'trace.jsonl') {
+    this.source = source;
+  }
+
+  get count(): number {
+    return this.#n;
+  }
+
+  get complete(): boolean {
+    return this.#ended;
+  }
+
+  push(obj: unknown, line: number): TraceEvent {
+    try {
+      return this.#check(obj);
+    } catch (e) {
+      if (e instanceof Bad) throw new TraceParseError(this.source, line, `invalid event${e.field ? ` at ${e.field}` : ''}: ${e.message}`, e.field);
+      throw e;
+    }
+  }
+
+  finish(): { complete: boolean } {
+    if (this.#n === 0) throw new TraceParseError(this.source, null, 'empty trace');
+    return { complete: this.#ended };
+  }
+
+  #check(obj: unknown): TraceEvent {
+    const n = this.#n;
+    if (n === 0) {
+      // The first event says which schema version the rest is in: a newer one is refused before its events are judged by this build's schema.
+      const o = obj as { type?: unknown; schemaVersion?: unknown } | null;
+      if (!o || typeof o !== 'object' || o.type !== 'run_start') throw new Bad('type', `the first event must be run_start, found ${o && typeof o === 'object' ? JSON.stringify(o.type ?? null) : JSON.stringify(o)}`);
+      if (typeof o.schemaVersion === 'number' && Number.isInteger(o.schemaVersion) && o.schemaVersion > TRACE_SCHEMA_VERSION) {
+        throw new Bad('schemaVersion', `trace schema version ${o.schemaVersion} is newer than this build reads (${TRACE_SCHEMA_VERSION}); update EduClaw Lab`);
+      }
+    }
+    const res = EventSchema.safeParse(obj);
+    if (!res.success) {
+      const iss = res.error.issues[0]!;
+      throw new Bad(iss.path.length ? formatPath(iss.path) : null, iss.message);
+    }
+    // Keep the object as parsed (zod would reorder keys), so export after import is byte-identical.
+    const ev = obj as TraceEvent;
+    if (ev.seq !== n) throw new Bad('seq', `expected seq ${n}, found ${ev.seq}`);
+    if (n > 0 && ev.type === 'run_start') throw new Bad('type', 'a second run_start (a trace holds one run)');
+    if (ev.t < this.#lastT) throw new Bad('t', `time goes backwards: t ${ev.t} after t ${this.#lastT}`);
+    if (n > 0 && ev.t > this.#horizon * MINUTES_PER_DAY) throw new Bad('t', `t ${ev.t} is after the end of the run's ${this.#horizon} days (t ${this.#horizon * MINUTES_PER_DAY})`);
+    const judge = JUDGE_EVENT_TYPES.includes(ev.type);
+    if (this.#ended && !judge) throw new Bad('type', `only judge events may follow run_end, found ${ev.type}`);
+    if (!this.#ended && judge) throw new Bad('type', 'judge events belong after run_end');
+    this.#structure(ev);
+    this.#lastT = ev.t;
+    this.#n++;
+    return ev;
+  }
+
+  #day(field: string, d: number, lo = 1): void {
+    if (d < lo || d > this.#horizon) throw new Bad(field, `day ${d} is outside the run's days (${lo}..${this.#horizon})`);
+  }
+
+  #inTurn(field: string, turn: number, what: string): void {
+    if (this.#open !== turn) throw new Bad(field, `${what} of turn ${turn} outside that turn (${this.#open === null ? 'no turn is open' : `turn ${this.#open} is open`})`);
+  }
+
+  #structure(ev: TraceEvent): void {
+    switch (ev.type) {
+      case 'run_start':
+        this.#horizon = ev.scenario.horizonDays;
+        this.#nSkills = ev.tracer.nSkills;
+        if (ev.t !== 0) throw new Bad('t', `run_start is at t 0, found ${ev.t}`);
+        return;
+      case 'lms_event':
+        this.#day('day', ev.day);
+        return;
+      case 'wake':
+        if (this.#open !== null) throw new Bad('turn', `a wake while turn ${this.#open} is still open`);
+        if (ev.turn !== this.#turn + 1) throw new Bad('turn', `expected turn ${this.#turn + 1}, found ${ev.turn}`);
+        if (ev.ref !== null && ev.ref >= ev.seq) throw new Bad('ref', `a wake points back at an earlier event, found ref ${ev.ref} at seq ${ev.seq}`);
+        this.#turn = ev.turn;
+        this.#open = ev.turn;
+        return;
+      case 'tool_call':
+        this.#inTurn('turn', ev.turn, 'a tool call');
+        return;
+      case 'message':
+        if (ev.from === 'tutor' && ev.turn !== undefined) this.#inTurn('turn', ev.turn, 'a tutor message');
+        return;
+      case 'turn_end':
+        this.#inTurn('turn', ev.turn, 'turn_end');
+        this.#open = null;
+        return;
+      case 'error':
+        if (ev.turn !== undefined && this.#open === ev.turn) this.#open = null;
+        return;
+      case 'mastery': {
+        if (ev.values.length !== ev.skills.length) throw new Bad('values', `${ev.values.length} values for ${ev.skills.length} skills`);
+        const i = ev.skills.findIndex((s) => s > this.#nSkills);
+        if (i >= 0) throw new Bad(`skills[${i}]`, `skill ${ev.skills[i]} is beyond the tracer's ${this.#nSkills} skills`);
+        return;
+      }
+      case 'probe':
+        this.#day('day', ev.day, 0);
+        return;
+      case 'run_end':
+        if (ev.days > this.#horizon) throw new Bad('days', `${ev.days} days is more than the run's horizon (${this.#horizon})`);
+        this.#ended = true;
+        this.#endDays = ev.days;
+        return;
+      case 'judge_panel': {
+        if (this.#panel) throw new Bad('type', 'a second judge_panel (re-judging replaces the panel and its verdicts)');
+        const i = ev.days.findIndex((d) => d > Math.min(this.#endDays, this.#horizon));
+        if (i >= 0) throw new Bad(`days[${i}]`, `day ${ev.days[i]} is after the last day the run reached (${Math.min(this.#endDays, this.#horizon)})`);
+        const r = ev.rubrics.findIndex((x) => !(x.id in RUBRICS));
+        if (r >= 0) throw new Bad(`rubrics[${r}].id`, `unknown rubric "${ev.rubrics[r]!.id}"`);
+        this.#panel = { id: ev.panel, judges: new Set(ev.judges.map((j) => j.id)), rubrics: new Map(ev.rubrics.map((x) => [x.id, x.version])), days: new Set(ev.days) };
+        return;
+      }
+      case 'judge_verdict': {
+        const p = this.#panel;
+        if (!p) throw new Bad('type', 'a judge_verdict before its judge_panel');
+        if (ev.panel !== p.id) throw new Bad('panel', `verdict of panel "${ev.panel}", but the panel is "${p.id}"`);
+        if (!p.judges.has(ev.judge)) throw new Bad('judge', `judge "${ev.judge}" is not on the panel`);
+        if (!p.rubrics.has(ev.rubric)) throw new Bad('rubric', `rubric "${ev.rubric}" is not one the panel judged`);
+        if (!p.days.has(ev.day)) throw new Bad('day', `day ${ev.day} is not a day the panel judged (${[...p.days].join(', ')})`);
+        const rubric = RUBRICS[ev.rubric as RubricId];
+        if (ev.status === 'unscored') {
+          if (ev.scores !== null || ev.holds !== null) throw new Bad(ev.scores !== null ? 'scores' : 'holds', 'an unscored verdict carries no score');
+          return;
+        }
+        if (rubric.kind === 'binary') {
+          if (ev.holds === null) throw new Bad('holds', `a scored ${rubric.id} verdict says whether the answers were held (true or false)`);
+          if (ev.scores !== null) throw new Bad('scores', `a ${rubric.id} verdict has no item scores`);
+          return;
+        }
+        if (ev.holds !== null) throw new Bad('holds', `a ${rubric.id} verdict has item scores, not holds`);
+        if (!ev.scores) throw new Bad('scores', `a scored ${rubric.id} verdict has a score for each of its ${rubric.items.length} items`);
+        for (const it of rubric.items) {
+          const v = ev.scores[it.id];
+          if (v === undefined) throw new Bad(`scores.${it.id}`, `missing: a scored ${rubric.id} verdict scores all ${rubric.items.length} items`);
+          if (!Number.isInteger(v) || v < rubric.min || v > rubric.max) throw new Bad(`scores.${it.id}`, `${v} is not an integer on the ${rubric.id} scale (${rubric.min}..${rubric.max})`);
+        }
+        const extra = Object.keys(ev.scores).find((k) => !rubric.items.some((it) => it.id === k));
+        if (extra !== undefined) throw new Bad(`scores.${extra}`, `not an item of ${rubric.id}`);
+        return;
+      }
+    }
+  }
+}

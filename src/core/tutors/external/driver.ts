@@ -1,0 +1,151 @@
+/**
+ * The driver an external agent holds a session with (the MCP server's tools call it): `next()`
+ * ends the open turn, if any, and runs the world to the next wake (or the run's end); `call()` is
+ * one LMS tool call through the turn's rules (`Turn.tools.call`, so it is checked and traced like
+ * any tutor's); `endTurn()` ends the turn without waiting for the next one. Protocol-agnostic and
+ * pure: the MCP binding is src/cli/mcp/server.ts.
+ *
+ * A resumed run (`replay`: the stored events) first re-issues the recorded turns' tool calls
+ * (replayRecordedTurns, checked against the trace) and hands the agent the first turn the trace
+ * does not finish, with its recorded calls already made.
+ */
+import type { TerminationReason, ToolResult, TraceEvent } from '../../trace/types';
+import type { Session } from '../../engine/session';
+import type { Turn } from '../../engine/turn';
+import { replayRecordedTurns } from '../../engine/replay';
+import { agentInstructions, statusView, wakeView, type TurnStatusView, type WakeView } from './protocol';
+
+export type AgentEvent =
+  | {
+      type: 'wake';
+      run_id: string;
+      /** The first wake of a resumed run (its recorded calls of this turn, if any, are already made: see status). */
+      resumed: boolean;
+      wake: WakeView;
+      status: TurnStatusView;
+      /** The task, with the first wake of a run. */
+      instructions?: string;
+      /** The turn this call ended first (it was still open). */
+      ended_turn?: number;
+    }
+  | { type: 'run_end'; run_id: string; reason: TerminationReason; message: string | null; days: number; ended_turn?: number };
+
+/** A call made while no turn is open (before the first wake, after end_turn, after the run). Not traced: there is no turn to trace it in. */
+export interface NoTurn {
+  ok: false;
+  error: { code: 'NO_TURN'; message: string };
+}
+
+const noTurn = (what: string, ended: boolean): NoTurn => ({
+  ok: false,
+  error: { code: 'NO_TURN', message: ended ? `the run is over: ${what} has no turn to act in` : `no turn is open: call wait_for_event for the next wake before ${what}` },
+});
+
+export class AgentDriver {
+  readonly session: Session;
+  readonly #replay: readonly TraceEvent[] | null;
+  #started = false;
+  #turn: Turn | null = null;
+  /** The world moving on after end_turn: the next turn (the session wants advance() right after a turn ends). */
+  #moving: Promise<Turn | null> | null = null;
+  #firstWake = true;
+
+  constructor(session: Session, replay: readonly TraceEvent[] | null = null) {
+    this.session = session;
+    this.#replay = replay;
+  }
+
+  get runId(): string {
+    return this.session.runId;
+  }
+
+  get started(): boolean {
+    return this.#started;
+  }
+
+  /** The open turn (null before the first wake, after end_turn, while the world moves, after the run). */
+  get turn(): Turn | null {
+    return this.#turn?.isOpen ? this.#turn : null;
+  }
+
+  get ended(): boolean {
+    return this.session.ended;
+  }
+
+  /** Ends the open turn (if any) and moves the world to the next wake; the run's end when there is none. */
+  async next(): Promise<AgentEvent> {
+    const open = this.turn;
+    const ended = open ? open.wake.turn : undefined;
+    open?.end();
+    if (!this.#started) {
+      this.#started = true;
+      this.#turn = this.#replay ? await replayRecordedTurns(this.session, this.#replay) : await this.session.advance();
+    } else if (this.#moving) {
+      const m = this.#moving;
+      this.#moving = null;
+      this.#turn = await m;
+    } else this.#turn = await this.session.advance();
+    const extra = ended !== undefined ? { ended_turn: ended } : {};
+    const t = this.#turn;
+    if (!t) {
+      const r = this.session.result();
+      const end = r.events.find((e) => e.type === 'run_end');
+      return { type: 'run_end', run_id: this.runId, reason: r.reason, message: r.message, days: end?.type === 'run_end' ? end.days : 0, ...extra };
+    }
+    const first = this.#firstWake;
+    this.#firstWake = false;
+    return {
+      type: 'wake',
+      run_id: this.runId,
+      resumed: first && this.#replay !== null,
+      wake: wakeView(t.wake),
+      status: statusView(t.status),
+      ...(first ? { instructions: agentInstructions(t.wake.horizonDays, 'mcp') } : {}),
+      ...extra,
+    };
+  }
+
+  /** One LMS tool call in the open turn (any name: an unknown one answers UNKNOWN_TOOL, traced). */
+  call(name: string, args: unknown): ToolResult | NoTurn {
+    const t = this.turn;
+    if (!t) return noTurn(name, this.ended);
+    return t.tools.call(name, args ?? {});
+  }
+
+  /** The open turn's counters. */
+  status(): TurnStatusView | NoTurn {
+    const t = this.turn;
+    return t ? statusView(t.status) : noTurn('get_turn_status', this.ended);
+  }
+
+  /** Ends the open turn; the world moves on (`next()` gives the next wake). */
+  endTurn(): { ended: true; turn: number; actions: number; implicit_silence: boolean } | NoTurn {
+    const t = this.turn;
+    if (!t) return noTurn('end_turn', this.ended);
+    const actions = t.status.actions;
+    t.end();
+    this.#moving = this.session.advance();
+    // A failure surfaces at next(); never as an unhandled rejection meanwhile.
+    this.#moving.catch(() => undefined);
+    return { ended: true, turn: t.wake.turn, actions, implicit_silence: actions === 0 };
+  }
+
+  /**
+   * Stops the run (the agent went away): with the session's signal aborted first, the open turn
+   * fails and the run ends `aborted` (resumable). Resolves when the run is over.
+   */
+  async stop(reason = 'the agent disconnected'): Promise<void> {
+    if (!this.#started || this.ended) return;
+    this.turn?.fail(new Error(reason));
+    this.#turn = null;
+    if (this.#moving) {
+      const m = this.#moving;
+      this.#moving = null;
+      const t = await m.catch(() => null);
+      t?.fail(new Error(reason));
+      if (!t) return;
+    }
+    // The run ends at the next event (an aborted signal), or, without one, at the next wake's failure.
+    for (let t = await this.session.advance(); t; t = await this.session.advance()) t.fail(new Error(reason));
+  }
+}

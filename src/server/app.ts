@@ -1,0 +1,166 @@
+/**
+ * The classroom server's HTTP interface (Hono): the built app for every device on the network,
+ * the student API (a participant's own session, signed in by the token `join` gives), and the
+ * teacher API behind the teacher secret. Everything a study does is in ClassroomService; this file
+ * only maps requests to it, and adds what belongs to HTTP: body size limits, per-address limits
+ * on sign-in and on wrong secrets, security headers, and errors as `{ error }` JSON.
+ *
+ * Routes (all JSON unless said):
+ *   GET  /api/info                                     public: that this is a classroom server
+ *   POST /api/student/join        { code, device }     → { token, state }
+ *   POST /api/student/consent                          (Authorization: Bearer <token>)
+ *   GET  /api/student/state
+ *   POST /api/student/act         { action }           → state (+ refused)
+ *   GET  /api/student/post-probe                       → { items } (the last session's probe set)
+ *   GET  /api/teacher/info                             (X-Teacher-Secret: <secret>) tutors, providers
+ *   GET  /api/teacher/studies  ·  POST /api/teacher/studies { spec }
+ *   GET  /api/teacher/studies/:id                      → { study, spend }
+ *   POST /api/teacher/studies/:id/codes  { n }         → { codes }
+ *   GET  /api/teacher/studies/:id/live                 → { participants }
+ *   POST /api/teacher/studies/:id/end
+ *   GET  /api/teacher/studies/:id/export               → a zip (traces/*.jsonl + study.json)
+ *   GET  /api/teacher/studies/:id/traces/:code         → one trace (JSONL)
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { Hono, type Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { secureHeaders } from 'hono/secure-headers';
+import { serveStatic } from '@hono/node-server/serve-static';
+import { getConnInfo } from '@hono/node-server/conninfo';
+import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { AUTOMATED_TUTORS, TUTORS } from '../core/index';
+import { ClassroomError, type ClassroomService } from '../adapters/classroom/service';
+import { studyZipName, zipStudy } from '../adapters/classroom/export';
+
+export interface ClassroomAppOptions {
+  service: ClassroomService;
+  teacherSecret: string;
+  /** The built app (dist/) to serve; null: the API only (tests). */
+  staticDir: string | null;
+  /** LLM providers configured on this server (their names only). */
+  providers: readonly string[];
+  /** Per address: sign-in attempts and wrong teacher secrets allowed per minute. */
+  limits?: { joinsPerMinute?: number; badSecretsPerMinute?: number };
+}
+
+/** A request body at most this large (a probe set's answers are the largest). */
+export const MAX_BODY_BYTES = 256 * 1024;
+
+const digest = (s: string) => createHash('sha256').update(s).digest();
+
+export function classroomApp(o: ClassroomAppOptions): Hono {
+  const app = new Hono();
+  const svc = o.service;
+  const secret = digest(o.teacherSecret);
+  const joins = new RateLimiterMemory({ points: o.limits?.joinsPerMinute ?? 30, duration: 60 });
+  const badSecrets = new RateLimiterMemory({ points: o.limits?.badSecretsPerMinute ?? 10, duration: 60 });
+  const address = (c: Context) => getConnInfo(c).remote.address ?? 'unknown';
+
+  app.use('*', secureHeaders({ referrerPolicy: 'no-referrer' }));
+  app.use('/api/*', bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => c.json({ error: `the request is larger than ${MAX_BODY_BYTES / 1024} KB` }, 413) }));
+  app.use('/api/*', async (c, next) => {
+    await next();
+    c.header('Cache-Control', 'no-store');
+  });
+
+  app.onError((e, c) => {
+    if (e instanceof ClassroomError) return c.json({ error: e.message }, e.status);
+    if (e instanceof BadBody) return c.json({ error: e.message }, 400);
+    // Never the stack, the store's or a provider's words: those stay in the server's log.
+    console.error(`classroom server: ${c.req.method} ${c.req.path}:`, e);
+    return c.json({ error: 'the server could not do that (see its log)' }, 500);
+  });
+  app.notFound((c) => (c.req.path.startsWith('/api/') ? c.json({ error: `no route ${c.req.method} ${c.req.path}` }, 404) : c.text('not found', 404)));
+
+  app.get('/api/info', (c) => c.json({ app: 'educlaw-lab', mode: 'classroom' }));
+
+  // ---- students ------------------------------------------------------------------------------
+  const token = (c: Context): string => {
+    const h = c.req.header('authorization') ?? '';
+    const m = /^Bearer (\S+)$/.exec(h);
+    if (!m) throw new ClassroomError(401, 'not signed in: enter your code again');
+    return m[1]!;
+  };
+  app.post('/api/student/join', async (c) => {
+    await limited(joins, address(c));
+    const b = await body(c);
+    return c.json(await svc.join(text(b.code, 'code'), text(b.device, 'device')));
+  });
+  app.post('/api/student/consent', async (c) => c.json(await svc.consent(token(c))));
+  app.get('/api/student/state', async (c) => c.json(await svc.state(token(c))));
+  app.post('/api/student/act', async (c) => {
+    const t = token(c);
+    const b = await body(c);
+    return c.json(await svc.act(t, b.action));
+  });
+  app.get('/api/student/post-probe', async (c) => c.json({ items: await svc.postProbe(token(c)) }));
+
+  // ---- teacher -------------------------------------------------------------------------------
+  app.use('/api/teacher/*', async (c, next) => {
+    const given = c.req.header('x-teacher-secret');
+    if (!given || !timingSafeEqual(digest(given), secret)) {
+      await limited(badSecrets, address(c));
+      return c.json({ error: given ? 'wrong teacher secret' : 'the teacher pages need the teacher secret (printed by the server when it started)' }, 401);
+    }
+    await next();
+  });
+  app.get('/api/teacher/info', (c) =>
+    c.json({
+      providers: o.providers,
+      tutors: AUTOMATED_TUTORS.filter((n) => !TUTORS.get(n)!.needs.some((x) => x !== 'llm')).map((n) => ({ name: n, llm: TUTORS.get(n)!.needs.includes('llm') })),
+    }),
+  );
+  app.get('/api/teacher/studies', async (c) => c.json({ studies: await svc.studies() }));
+  app.post('/api/teacher/studies', async (c) => c.json({ study: await svc.createStudy((await body(c)).spec as never) }));
+  app.get('/api/teacher/studies/:id', async (c) => {
+    const id = c.req.param('id');
+    return c.json({ study: await svc.study(id), spend: await svc.spend(id) });
+  });
+  app.post('/api/teacher/studies/:id/codes', async (c) => c.json({ codes: await svc.addCodes(c.req.param('id'), Number((await body(c)).n)) }));
+  app.get('/api/teacher/studies/:id/live', async (c) => c.json({ participants: await svc.live(c.req.param('id')) }));
+  app.post('/api/teacher/studies/:id/end', async (c) => {
+    await svc.endStudy(c.req.param('id'));
+    return c.json({ ok: true });
+  });
+  app.get('/api/teacher/studies/:id/export', async (c) => {
+    const x = await svc.exportStudy(c.req.param('id'));
+    const zip = zipStudy(x, svc.env.now());
+    return c.body(zip.slice().buffer, 200, { 'Content-Type': 'application/zip', 'Content-Disposition': `attachment; filename="${studyZipName(x.study)}"` });
+  });
+  app.get('/api/teacher/studies/:id/traces/:code', async (c) => c.body(await svc.trace(c.req.param('id'), c.req.param('code')), 200, { 'Content-Type': 'application/x-ndjson; charset=utf-8' }));
+
+  // ---- the app -------------------------------------------------------------------------------
+  if (o.staticDir) {
+    app.use('/*', serveStatic({ root: o.staticDir }));
+    app.get('/', serveStatic({ root: o.staticDir, path: 'index.html' }));
+  }
+  return app;
+}
+
+class BadBody extends Error {}
+
+/** Takes one point from a per-address limiter; refused (it rejects with a RateLimiterRes, not an Error) as a 429. */
+async function limited(l: RateLimiterMemory, key: string): Promise<void> {
+  try {
+    await l.consume(key);
+  } catch (e) {
+    if (e instanceof RateLimiterRes) throw new ClassroomError(429, `too many attempts from this device: wait ${Math.ceil(e.msBeforeNext / 1000)} s`);
+    throw e;
+  }
+}
+
+async function body(c: Context): Promise<Record<string, unknown>> {
+  let v: unknown;
+  try {
+    v = await c.req.json();
+  } catch {
+    throw new BadBody('the request body is not JSON');
+  }
+  if (!v || typeof v !== 'object' || Array.isArray(v)) throw new BadBody('the request body must be a JSON object');
+  return v as Record<string, unknown>;
+}
+
+function text(v: unknown, name: string): string {
+  if (typeof v !== 'string') throw new ClassroomError(400, `${name}: text expected`);
+  return v;
+}
