@@ -28,9 +28,9 @@ import { secureHeaders } from 'hono/secure-headers';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
-import { AUTOMATED_TUTORS, TUTORS } from '../core/index';
 import { ClassroomError, type ClassroomService } from '../adapters/classroom/service';
 import { studyZipName, zipStudy } from '../adapters/classroom/export';
+import { classroomTutors } from '../adapters/classroom/api';
 
 export interface ClassroomAppOptions {
   service: ClassroomService;
@@ -107,7 +107,7 @@ export function classroomApp(o: ClassroomAppOptions): Hono {
   app.get('/api/teacher/info', (c) =>
     c.json({
       providers: o.providers,
-      tutors: AUTOMATED_TUTORS.filter((n) => !TUTORS.get(n)!.needs.some((x) => x !== 'llm')).map((n) => ({ name: n, llm: TUTORS.get(n)!.needs.includes('llm') })),
+      tutors: classroomTutors(o.providers),
     }),
   );
   app.get('/api/teacher/studies', async (c) => c.json({ studies: await svc.studies() }));

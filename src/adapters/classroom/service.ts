@@ -223,6 +223,7 @@ export class ClassroomService {
     await this.store.putStudy({ ...s, status: 'ended' });
     for (const live of [...this.#live.values()].filter((l) => l.study.id === studyId)) {
       live.ac.abort();
+      live.queue.close('the study was ended');
       await live.done;
     }
   }
@@ -328,6 +329,8 @@ export class ClassroomService {
     const day = dayOf(live.run.session.now as SimMinutes);
     if (a.kind === 'login') {
       if (live.learner.online) return this.#state(p, study);
+      // After the last session the run only finishes its day: there is no session to start.
+      if (live.learner.sessionOver && day >= study.spec.sessions - 1) throw new ClassroomError(409, 'all the sessions of this study are done: thank you!');
       if (live.row.starts[day] === undefined) {
         live.row = { ...live.row, starts: [...live.row.starts.slice(0, day), ...Array.from({ length: Math.max(0, day - live.row.starts.length) }, () => this.env.now()), this.env.now()] };
         await this.store.putSession(live.row);
@@ -495,9 +498,12 @@ export class ClassroomService {
     const events = live.run.session.events;
     const probed = (d: number) => events.some((e) => e.type === 'probe' && e.day === d);
     const probe: StudentState['probe'] = !spec.probes || !online ? null : day === 0 && !probed(0) ? { phase: 'pre', items: lms.bank.probes.map(studentItem) } : null;
+    // A session just ended: the student's next one is the next day's (the world is on its way there).
+    const over = live.learner.sessionOver;
+    const last = day >= spec.sessions - 1;
     return {
       ...base,
-      session: { ...base.session, number: day + 1, online, minutesLeft: online && start !== undefined ? Math.max(0, spec.sessionMinutes - Math.floor((this.env.now() - start) / 60_000)) : null },
+      session: { ...base.session, number: over && !last ? day + 2 : day + 1, allDone: base.session.allDone || (over && last), online, minutesLeft: online && start !== undefined ? Math.max(0, spec.sessionMinutes - Math.floor((this.env.now() - start) / 60_000)) : null },
       assignments: lms.openAssignments().map((a) => ({
         id: a.id,
         note: a.note,

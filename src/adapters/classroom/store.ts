@@ -1,7 +1,7 @@
 /**
  * Where a classroom keeps its studies, participants and sessions. The service (service.ts) works
  * against this port; the classroom server uses PGlite (Postgres in wasm, a directory on disk:
- * pglite-store.ts). Trace events are stored as the JSON text they were recorded as (never as
+ * src/adapters/node/classroom-store.ts). Trace events are stored as the JSON text they were recorded as (never as
  * jsonb, which would reorder keys), so an export is byte for byte the recorded trace.
  */
 import type { RunRecord } from '../../core/index';

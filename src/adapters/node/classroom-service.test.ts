@@ -92,6 +92,11 @@ describe('classroom service (PGlite in memory)', () => {
       s = await svc.state(token);
     }
     expect(s.session.allDone).toBe(true);
+    // No session is left to start (a login now would wait for a day that never comes).
+    await refuses(svc.act(token, { kind: 'login' }), 409, /sessions of this study are done/);
+    // For the student all is done at once; the run finishes its last day, then the session is done.
+    for (let i = 0; i < 100 && (await svc.live(study.id))[0]!.status !== 'done'; i++) await new Promise((r) => setTimeout(r, 20));
+    expect((await svc.live(study.id))[0]!.status).toBe('done');
     const exp = await svc.exportStudy(study.id);
     expect(exp.traces).toHaveLength(1);
     const parsed = parseJsonl(exp.traces[0]!.jsonl, 'field.jsonl');

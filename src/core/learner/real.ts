@@ -57,6 +57,11 @@ export class RealLearner implements LearnerAgent {
     return this.#online;
   }
 
+  /** Today's session is over (the student ended it, or its time was up); the next starts with the next day. */
+  get sessionOver(): boolean {
+    return this.#sessionDone;
+  }
+
   dayStarted(day: number, io: LearnerIo): void {
     this.#day = day;
     this.#sessionDone = false;
@@ -201,7 +206,8 @@ export function actionsFromTrace(events: readonly TraceEvent[]): StudentAction[]
 /** An ActionSource over a queue: recorded actions first (resuming), then what the student sends. */
 export class ActionQueue implements ActionSource {
   readonly #items: StudentAction[] = [];
-  #waiting: ((a: StudentAction) => void) | null = null;
+  #waiting: { res: (a: StudentAction) => void; rej: (e: Error) => void } | null = null;
+  #closed: Error | null = null;
   readonly #onApplied = new Map<StudentAction, (o: { ok: true } | { ok: false; error: string }) => void>();
   /** Actions given back from the trace on resume: their `applied` is not reported to anyone. */
   #replaying: number;
@@ -224,7 +230,19 @@ export class ActionQueue implements ActionSource {
   next(): Promise<StudentAction> {
     const a = this.#items.shift();
     if (a) return Promise.resolve(a);
-    return new Promise((res) => (this.#waiting = res));
+    if (this.#closed) return Promise.reject(this.#closed);
+    return new Promise((res, rej) => (this.#waiting = { res, rej }));
+  }
+
+  /**
+   * No more actions (the study was ended): a session waiting for the student stops waiting (its
+   * run's stop signal, aborted first, makes that the run's end, "aborted"); queued actions still apply.
+   */
+  close(why = 'the session was closed'): void {
+    this.#closed = new Error(why);
+    const w = this.#waiting;
+    this.#waiting = null;
+    w?.rej(this.#closed);
   }
 
   /** Hands a student's action to the session; resolves once it has been applied (or refused). */
@@ -233,7 +251,7 @@ export class ActionQueue implements ActionSource {
     const w = this.#waiting;
     if (w) {
       this.#waiting = null;
-      w(a);
+      w.res(a);
     } else this.#items.push(a);
     return done;
   }

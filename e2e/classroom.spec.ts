@@ -1,0 +1,226 @@
+/**
+ * Journeys of the classroom: the real classroom server (a fresh data directory) serving the built
+ * app; a teacher creates a study and codes; two students in two browser contexts work through a
+ * session (quiz, items, a help request, chat), one of them losing the connection and coming back;
+ * the teacher watches them live, ends the study, exports; the CLI scores the export beside
+ * simulated runs of the same tutor, and the page compares them. Then the same with an LLM tutor
+ * on the scripted test server: its key never reaches a student's browser.
+ */
+import { test, expect, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startMockOpenAi, type MockServer } from '../src/testing/mock-openai-server';
+import { cliTrace } from './traces';
+
+const SECRET = 'e2e-teacher-secret-4471';
+const KEY = 'sk-e2e-CLASSROOMKEY-98765';
+const PORT = Number(process.env.E2E_PORT ?? 4173) + 17;
+const BASE = `http://127.0.0.1:${PORT}`;
+let server: ChildProcess;
+let llm: MockServer;
+let dir: string;
+
+test.beforeAll(async () => {
+  llm = await startMockOpenAi();
+  dir = mkdtempSync(join(tmpdir(), 'classroom-e2e-'));
+  server = spawn('node', ['--import', 'tsx', 'src/server/main.ts', '--data', join(dir, 'data'), '--port', String(PORT), '--host', '127.0.0.1', '--teacher-secret', SECRET, '--static', 'dist'], {
+    env: { ...process.env, OPENAI_BASE_URL: llm.url, OPENAI_API_KEY: KEY },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise<void>((res, rej) => {
+    let out = '';
+    server.stdout!.on('data', (b: Buffer) => {
+      out += b.toString();
+      if (out.includes('teacher opens')) res();
+    });
+    server.once('exit', (c) => rej(new Error(`the classroom server exited (${c}): ${out}`)));
+  });
+});
+test.afterAll(async () => {
+  server?.kill('SIGTERM');
+  await llm?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+async function teacher(browser: Browser): Promise<{ ctx: BrowserContext; page: Page }> {
+  const ctx = await browser.newContext({ acceptDownloads: true });
+  const page = await ctx.newPage();
+  await page.goto(`${BASE}/#classroom`);
+  await expect(page.getByTestId('classroom-mode')).toContainText('Classroom server');
+  await page.getByTestId('teacher-secret').fill('wrong-secret');
+  await page.getByTestId('teacher-signin').click();
+  await expect(page.getByTestId('classroom-error')).toContainText('wrong teacher secret');
+  await page.getByTestId('teacher-secret').fill(SECRET);
+  await page.getByTestId('teacher-signin').click();
+  await expect(page.getByTestId('study-form')).toBeVisible();
+  return { ctx, page };
+}
+
+async function createStudy(page: Page, name: string, o: { llm?: boolean } = {}): Promise<string[]> {
+  await page.getByTestId('study-pick').selectOption('');
+  await page.getByTestId('study-name').fill(name);
+  await page.getByTestId('skill-filter').fill('Addition and Subtraction Integers');
+  await page.getByTestId('skill-option').first().check();
+  if (o.llm) {
+    await page.getByTestId('study-tutor').selectOption('llm');
+    await page.getByTestId('study-provider').selectOption('default');
+    await page.getByTestId('study-model').fill('mock-tutor');
+  } else await page.getByTestId('study-tutor').selectOption('planner');
+  await page.getByTestId('study-sessions').fill('1');
+  await page.getByTestId('study-minutes').fill('20');
+  await page.getByTestId('study-create').click();
+  await expect(page.getByTestId('study-panel')).toContainText(name);
+  await page.getByTestId('codes-n').fill('2');
+  await page.getByTestId('codes-add').click();
+  await expect(page.getByTestId('live-row')).toHaveCount(2);
+  return (await page.getByTestId('live-row').locator('td code').allTextContents()).map((c) => c.trim());
+}
+
+async function student(browser: Browser, code: string): Promise<{ ctx: BrowserContext; page: Page; received: string[] }> {
+  const ctx = await browser.newContext();
+  const page = await ctx.newPage();
+  const received: string[] = [];
+  page.on('response', async (r) => {
+    try {
+      received.push(`${r.url()} ${JSON.stringify(await r.allHeaders())} ${await r.text()}`);
+    } catch {
+      // a redirect or a body already gone
+    }
+  });
+  await page.goto(`${BASE}/`);
+  // A device at the server's address gets the student page, without the Lab's tabs.
+  await expect(page.getByTestId('student-code')).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Views' })).toHaveCount(0);
+  await page.getByTestId('student-code').fill('NOPE2345');
+  await page.getByTestId('student-join').click();
+  await expect(page.getByTestId('student-error')).toContainText('no such code');
+  await page.getByTestId('student-code').fill(code.toLowerCase());
+  await page.getByTestId('student-join').click();
+  await expect(page.getByTestId('consent-text')).toContainText('I agree to take part');
+  await page.getByTestId('consent-agree').click();
+  await page.getByTestId('session-start').click();
+  // The quiz at the start of the first session.
+  await expect(page.getByTestId('probe-form')).toBeVisible();
+  const answers = page.getByTestId('probe-answer');
+  for (let i = 0; i < (await answers.count()); i++) await answers.nth(i).fill(String(i + 1));
+  await page.getByTestId('probe-submit').click();
+  await expect(page.getByTestId('minutes-left')).toContainText('min left');
+  return { ctx, page, received };
+}
+
+async function work(page: Page, text: string): Promise<void> {
+  await page.getByTestId('open-item').first().click();
+  await expect(page.getByTestId('current-item')).toBeVisible();
+  await page.getByTestId('answer-input').fill('-3');
+  await page.getByTestId('answer-submit').click();
+  await expect(page.getByTestId('attempt-feedback')).toContainText('Your answer “-3” is');
+  await page.getByTestId('help-select').selectOption({ index: 1 });
+  await page.getByTestId('help-send').click();
+  await page.getByTestId('chat-input').fill(text);
+  await page.getByTestId('chat-send').click();
+  await expect(page.getByTestId('messages')).toContainText(text.replace(/<[^>]+>/g, '').trim().slice(-12));
+}
+
+async function finish(page: Page): Promise<void> {
+  await page.getByTestId('session-end').click();
+  // The last session ends with the quiz again.
+  await expect(page.getByTestId('probe-form')).toContainText('before you finish');
+  const answers = page.getByTestId('probe-answer');
+  for (let i = 0; i < (await answers.count()); i++) await answers.nth(i).fill('2');
+  await page.getByTestId('probe-submit').click();
+  await expect(page.getByTestId('student-done')).toContainText('All sessions are done');
+}
+
+test('a field study: two students, a dropped connection, live view, end, export, CLI report, field against simulation', async ({ browser }) => {
+  test.setTimeout(240_000);
+  const t = await teacher(browser);
+  const codes = await createStudy(t.page, 'Integers, week 1');
+  const a = await student(browser, codes[0]!);
+  const b = await student(browser, codes[1]!);
+  await work(a.page, '<img src=x onerror="window.__xss=1">how do I start?');
+  expect(await a.page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
+  await expect(a.page.getByTestId('messages').locator('img')).toHaveCount(0);
+
+  // B loses the connection mid-session: a clear notice, and nothing lost when it comes back.
+  await work(b.page, 'is it the same as before?');
+  await b.ctx.setOffline(true);
+  await b.page.getByTestId('chat-input').fill('are you there?');
+  await b.page.getByTestId('chat-send').click();
+  await expect(b.page.getByTestId('student-offline')).toContainText('could not reach the classroom server');
+  await b.ctx.setOffline(false);
+  // The laptop is closed and opened again: the same session, where it was.
+  await b.page.close();
+  b.page = await b.ctx.newPage();
+  await b.page.goto(`${BASE}/`);
+  await expect(b.page.getByTestId('minutes-left')).toBeVisible();
+  await expect(b.page.getByTestId('messages')).toContainText('is it the same as before?');
+  await expect(b.page.getByTestId('messages')).not.toContainText('are you there?');
+  await b.page.getByTestId('chat-input').fill('are you there?');
+  await b.page.getByTestId('chat-send').click();
+  await expect(b.page.getByTestId('messages')).toContainText('are you there?');
+
+  // The same code on another device, while B is active, is refused.
+  const c = await browser.newContext();
+  const cp = await c.newPage();
+  await cp.goto(`${BASE}/`);
+  await cp.getByTestId('student-code').fill(codes[1]!);
+  await cp.getByTestId('student-join').click();
+  await expect(cp.getByTestId('student-error')).toContainText('in use on another device');
+  await c.close();
+
+  // The teacher sees both online, with their progress.
+  await expect(t.page.getByTestId('live-table')).toContainText('● online');
+  await expect(t.page.getByTestId('live-row').filter({ hasText: '● online' })).toHaveCount(2);
+  await t.page.screenshot({ path: test.info().outputPath('teacher-live.png'), fullPage: true });
+  await a.page.screenshot({ path: test.info().outputPath('student.png'), fullPage: true });
+
+  await finish(a.page);
+  await finish(b.page);
+  t.page.once('dialog', (d) => void d.accept());
+  await t.page.getByTestId('study-end').click();
+  await expect(t.page.getByTestId('study-status')).toHaveText('ended');
+  const [dl] = await Promise.all([t.page.waitForEvent('download'), t.page.getByTestId('study-export').click()]);
+  expect(dl.suggestedFilename()).toMatch(/^study-Integers-week-1-st-.+\.zip$/);
+  const zip = join(dir, dl.suggestedFilename());
+  await dl.saveAs(zip);
+
+  // The CLI scores the export beside simulated runs of the same tutor: the field section is there.
+  const sims = join(dir, 'sim');
+  mkdirSync(sims, { recursive: true });
+  for (const seed of [1, 2, 3]) writeFileSync(join(sims, `planner-${seed}.jsonl`), cliTrace(['--tutor', 'planner', '--seed', String(seed), '--horizon', '3']));
+  const out = join(dir, 'report');
+  execFileSync('npx', ['tsx', 'src/cli/main.ts', 'report', zip, sims, '--out', out, '--format', 'md'], { stdio: 'inherit' });
+  const md = readFileSync(join(out, readdirSync(out).find((f) => f.endsWith('.md'))!), 'utf8');
+  expect(md).toContain('Field against simulation');
+  expect(md).toMatch(/planner \(field\)/);
+
+  // In the page: the simulated runs in the teacher's run library, then the comparison.
+  await t.page.goto(`${BASE}/#lab`);
+  for (const f of readdirSync(sims)) await t.page.getByTestId('import-trace').setInputFiles(join(sims, f));
+  await t.page.goto(`${BASE}/#classroom`);
+  await t.page.getByTestId('study-pick').selectOption({ label: 'Integers, week 1 (ended)' });
+  await t.page.getByTestId('study-compare').click();
+  await expect(t.page.getByTestId('study-comparison')).toContainText('2 field sessions of this study against 3 simulated runs');
+  await expect(t.page.getByTestId('study-comparison')).toContainText('Field against simulation');
+  await t.page.screenshot({ path: test.info().outputPath('teacher-compare.png'), fullPage: true });
+  await Promise.all([t.ctx.close(), a.ctx.close(), b.ctx.close()]);
+});
+
+test('an LLM tutor on the classroom server: the key stays on the server', async ({ browser }) => {
+  test.setTimeout(180_000);
+  const t = await teacher(browser);
+  const codes = await createStudy(t.page, 'LLM tutor study', { llm: true });
+  const a = await student(browser, codes[0]!);
+  await work(a.page, 'can you help me with this one?');
+  // The tutor's reply arrives (the page polls).
+  await expect(a.page.getByTestId('messages').locator('li.tutor').first()).toBeVisible({ timeout: 30_000 });
+  await finish(a.page);
+  expect(llm.requests.length).toBeGreaterThan(0);
+  const all = a.received.join('\n');
+  expect(all.length).toBeGreaterThan(1000);
+  expect(all).not.toContain(KEY);
+  expect(all).not.toContain(SECRET);
+  await Promise.all([t.ctx.close(), a.ctx.close()]);
+});

@@ -1,0 +1,91 @@
+/**
+ * What the classroom pages (teacher and student) ask of a classroom, whichever runs it: the
+ * classroom server over HTTP (src/adapters/browser/classroom-http.ts), or, on one device without a
+ * server, a ClassroomService in the page over IndexedDB (LocalClassroom below). The pages only see
+ * this interface, so both behave alike; a refusal is a ClassroomError with the words to show.
+ */
+import { AUTOMATED_TUTORS, TUTORS } from '../../core/index';
+import type { StudySpecInput } from '../../core/classroom/study';
+import { ClassroomService, type LiveParticipant, type StudentActionInput, type StudentItem, type StudentState } from './service';
+import type { StudyRow } from './store';
+import { studyZipName, zipStudy } from './export';
+
+export interface TutorChoice {
+  name: string;
+  /** An LLM tutor (its provider and model are chosen too). */
+  llm: boolean;
+}
+
+export interface ClassroomApi {
+  /** 'server': the classroom server (LLM tutors possible, keys on the server); 'local': this device only, built-in tutors. */
+  readonly mode: 'server' | 'local';
+  // teacher
+  teacherInfo(): Promise<{ tutors: TutorChoice[]; providers: string[] }>;
+  studies(): Promise<StudyRow[]>;
+  createStudy(spec: StudySpecInput): Promise<StudyRow>;
+  study(id: string): Promise<{ study: StudyRow; spend: { calls: number; cost: number; cap: number | null } }>;
+  addCodes(id: string, n: number): Promise<string[]>;
+  live(id: string): Promise<LiveParticipant[]>;
+  endStudy(id: string): Promise<void>;
+  /** The study's export (a zip: study.json + traces/*.jsonl) and its file name. */
+  exportStudy(id: string): Promise<{ filename: string; bytes: Uint8Array }>;
+  // student
+  join(code: string, device: string): Promise<{ token: string; state: StudentState }>;
+  consent(token: string): Promise<StudentState>;
+  state(token: string): Promise<StudentState>;
+  act(token: string, action: StudentActionInput): Promise<StudentState & { refused?: string }>;
+  postProbe(token: string): Promise<StudentItem[] | null>;
+}
+
+/** The tutors a study may use where `providers` are configured: built-in ones, and LLM tutors when there is a provider. */
+export function classroomTutors(providers: readonly string[]): TutorChoice[] {
+  return AUTOMATED_TUTORS.map((n) => TUTORS.get(n)!)
+    .filter((t) => t.needs.every((x) => x === 'llm') && (providers.length > 0 || t.needs.length === 0))
+    .map((t) => ({ name: t.name, llm: t.needs.includes('llm') }));
+}
+
+/** A classroom on this device: the service itself, in the page (no LLM: keys never go to a shared device). */
+export class LocalClassroom implements ClassroomApi {
+  readonly mode = 'local' as const;
+  constructor(readonly service: ClassroomService) {}
+  async teacherInfo() {
+    return { tutors: classroomTutors([]), providers: [] };
+  }
+  studies() {
+    return this.service.studies();
+  }
+  createStudy(spec: StudySpecInput) {
+    return this.service.createStudy(spec);
+  }
+  async study(id: string) {
+    return { study: await this.service.study(id), spend: await this.service.spend(id) };
+  }
+  addCodes(id: string, n: number) {
+    return this.service.addCodes(id, n);
+  }
+  live(id: string) {
+    return this.service.live(id);
+  }
+  endStudy(id: string) {
+    return this.service.endStudy(id);
+  }
+  async exportStudy(id: string) {
+    const x = await this.service.exportStudy(id);
+    return { filename: studyZipName(x.study), bytes: zipStudy(x, this.service.env.now()) };
+  }
+  join(code: string, device: string) {
+    return this.service.join(code, device);
+  }
+  consent(token: string) {
+    return this.service.consent(token);
+  }
+  state(token: string) {
+    return this.service.state(token);
+  }
+  act(token: string, action: StudentActionInput) {
+    return this.service.act(token, action);
+  }
+  postProbe(token: string) {
+    return this.service.postProbe(token);
+  }
+}

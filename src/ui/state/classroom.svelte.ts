@@ -1,0 +1,354 @@
+/**
+ * The classroom pages' state: which classroom the page talks to (the classroom server when it
+ * serves the page, otherwise a classroom on this device in IndexedDB), the teacher's studies and
+ * live view, and one student's session. Views render it; every call goes through ClassroomApi.
+ *
+ * Kept in the browser: the teacher secret in sessionStorage (this tab only: it is gone when the
+ * tab closes); a student's device id, code and sign-in token in localStorage, so a closed laptop or
+ * a reload goes back into the same session. Nothing else about a student is kept or asked for.
+ */
+import { strFromU8, unzipSync } from 'fflate';
+import { ClassroomError, ClassroomService, type LiveParticipant, type StudentActionInput, type StudentItem, type StudentState } from '../../adapters/classroom/service';
+import { LocalClassroom, type ClassroomApi, type TutorChoice } from '../../adapters/classroom/api';
+import type { StudyRow } from '../../adapters/classroom/store';
+import { HttpClassroom, detectClassroomServer } from '../../adapters/browser/classroom-http';
+import { IdbClassroomStore } from '../../adapters/browser/classroom-store';
+import { errorMessage, parseJsonl, type TraceEvent } from '../../core/index';
+
+const SECRET_KEY = 'educlaw-teacher-secret';
+const DEVICE_KEY = 'educlaw-classroom-device';
+const SIGNIN_KEY = 'educlaw-classroom-signin';
+/** How often the student and teacher pages ask for news (tutor messages, who is online). */
+export const POLL_MS = 3000;
+
+/** Random URL-safe text from the browser's CSPRNG. */
+function randomText(bytes: number): string {
+  const b = crypto.getRandomValues(new Uint8Array(bytes));
+  return btoa(String.fromCharCode(...b)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+let chosen: Promise<ClassroomApi> | null = null;
+/** The classroom of this page, decided once: the server's when the page came from one. */
+export function classroomApi(): Promise<ClassroomApi> {
+  chosen ??= (async () => {
+    if (await detectClassroomServer()) return new HttpClassroom(() => sessionStorage.getItem(SECRET_KEY));
+    const store = new IdbClassroomStore();
+    await store.init();
+    return new LocalClassroom(new ClassroomService(store, { run: {}, providers: [], now: () => Date.now(), random: randomText }));
+  })();
+  return chosen;
+}
+
+const say = (e: unknown) => (e instanceof ClassroomError ? e.message : errorMessage(e));
+
+// ---- teacher ---------------------------------------------------------------------------------
+
+export class TeacherState {
+  api = $state.raw<ClassroomApi | null>(null);
+  error = $state<string | null>(null);
+  notice = $state<string | null>(null);
+  /** Whether the server accepted the secret (server mode); always true on this device. */
+  signedIn = $state(false);
+  tutors = $state.raw<TutorChoice[]>([]);
+  providers = $state.raw<string[]>([]);
+  studies = $state.raw<StudyRow[]>([]);
+  shownId = $state<string | null>(null);
+  live = $state.raw<LiveParticipant[]>([]);
+  spend = $state.raw<{ calls: number; cost: number; cap: number | null } | null>(null);
+  /** Codes made in this visit, per study (the live table lists every code too). */
+  newCodes = $state.raw<string[]>([]);
+  /** The study's field runs, read from its export, for the comparison. */
+  fieldRuns = $state.raw<{ events: TraceEvent[] }[]>([]);
+  busy = $state(false);
+  #timer: ReturnType<typeof setInterval> | null = null;
+
+  get shown(): StudyRow | null {
+    return this.studies.find((s) => s.id === this.shownId) ?? null;
+  }
+
+  async init(): Promise<void> {
+    this.api = await classroomApi();
+    if (this.api.mode === 'local' || sessionStorage.getItem(SECRET_KEY)) await this.signIn(sessionStorage.getItem(SECRET_KEY) ?? '');
+  }
+
+  async signIn(secret: string): Promise<void> {
+    if (!this.api) return;
+    this.error = null;
+    if (this.api.mode === 'server') sessionStorage.setItem(SECRET_KEY, secret.trim());
+    try {
+      const info = await this.api.teacherInfo();
+      this.tutors = info.tutors;
+      this.providers = info.providers;
+      this.signedIn = true;
+      await this.refresh();
+    } catch (e) {
+      if (this.api.mode === 'server') sessionStorage.removeItem(SECRET_KEY);
+      this.signedIn = false;
+      this.error = say(e);
+    }
+  }
+
+  signOut(): void {
+    sessionStorage.removeItem(SECRET_KEY);
+    this.signedIn = false;
+    this.studies = [];
+    this.show(null);
+  }
+
+  async refresh(): Promise<void> {
+    if (!this.api || !this.signedIn) return;
+    try {
+      this.studies = await this.api.studies();
+      if (this.shownId) await this.#poll();
+    } catch (e) {
+      this.error = say(e);
+    }
+  }
+
+  async create(spec: Parameters<ClassroomApi['createStudy']>[0]): Promise<StudyRow | null> {
+    if (!this.api) return null;
+    this.error = null;
+    this.busy = true;
+    try {
+      const s = await this.api.createStudy(spec);
+      this.studies = await this.api.studies();
+      this.show(s.id);
+      this.notice = `Created the study "${s.spec.name}". Add participant codes next.`;
+      return s;
+    } catch (e) {
+      this.error = say(e);
+      return null;
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  show(id: string | null): void {
+    this.shownId = id;
+    this.live = [];
+    this.spend = null;
+    this.newCodes = [];
+    this.fieldRuns = [];
+    if (this.#timer) clearInterval(this.#timer);
+    this.#timer = null;
+    if (id) {
+      void this.#poll();
+      this.#timer = setInterval(() => void this.#poll(), POLL_MS);
+    }
+  }
+
+  stop(): void {
+    if (this.#timer) clearInterval(this.#timer);
+    this.#timer = null;
+  }
+
+  async #poll(): Promise<void> {
+    const id = this.shownId;
+    if (!this.api || !id) return;
+    try {
+      const [live, s] = await Promise.all([this.api.live(id), this.api.study(id)]);
+      if (this.shownId !== id) return;
+      this.live = live;
+      this.spend = s.spend;
+      if (s.study.status !== this.shown?.status) this.studies = this.studies.map((x) => (x.id === id ? s.study : x));
+    } catch (e) {
+      this.error = say(e);
+    }
+  }
+
+  async addCodes(n: number): Promise<void> {
+    if (!this.api || !this.shownId) return;
+    this.error = null;
+    try {
+      this.newCodes = [...this.newCodes, ...(await this.api.addCodes(this.shownId, n))];
+      await this.#poll();
+    } catch (e) {
+      this.error = say(e);
+    }
+  }
+
+  async end(): Promise<void> {
+    if (!this.api || !this.shownId) return;
+    this.error = null;
+    try {
+      await this.api.endStudy(this.shownId);
+      this.studies = await this.api.studies();
+      await this.#poll();
+      this.notice = 'The study has ended: no new sessions; open sessions were stopped. Export it to score it.';
+    } catch (e) {
+      this.error = say(e);
+    }
+  }
+
+  /** The study's export (zip), and its field runs read back for the comparison. */
+  async export(): Promise<{ filename: string; bytes: Uint8Array } | null> {
+    if (!this.api || !this.shownId) return null;
+    this.error = null;
+    try {
+      const x = await this.api.exportStudy(this.shownId);
+      this.fieldRuns = readStudyZip(x.bytes, x.filename);
+      return x;
+    } catch (e) {
+      this.error = say(e);
+      return null;
+    }
+  }
+}
+
+/** The traces of a study export, parsed (each named by its path in the zip when it is broken). */
+export function readStudyZip(bytes: Uint8Array, name: string): { events: TraceEvent[] }[] {
+  const files = unzipSync(bytes);
+  return Object.keys(files)
+    .filter((p) => /^traces\/[^/]+\.jsonl$/.test(p))
+    .sort()
+    .map((p) => ({ events: parseJsonl(strFromU8(files[p]!), `${name}:${p}`).events }));
+}
+
+// ---- student ---------------------------------------------------------------------------------
+
+type Phase = 'code' | 'consent' | 'ready' | 'working' | 'done';
+
+export class StudentSession {
+  api = $state.raw<ClassroomApi | null>(null);
+  state = $state.raw<StudentState | null>(null);
+  code = $state('');
+  error = $state<string | null>(null);
+  /** The last action the LMS refused (it said why: an item not open, too many attempts…). */
+  refused = $state<string | null>(null);
+  /** The page cannot reach the classroom: what it tried and when it will try again. */
+  offline = $state<string | null>(null);
+  postProbe = $state.raw<StudentItem[] | null>(null);
+  busy = $state(false);
+  #token: string | null = null;
+  #timer: ReturnType<typeof setInterval> | null = null;
+
+  get phase(): Phase {
+    const s = this.state;
+    if (!s) return 'code';
+    if (!s.consented) return 'consent';
+    if (s.session.allDone || s.session.ended) return 'done';
+    return s.session.online ? 'working' : 'ready';
+  }
+
+  get device(): string {
+    let d = localStorage.getItem(DEVICE_KEY);
+    if (!d) {
+      d = `dev-${randomText(12)}`;
+      localStorage.setItem(DEVICE_KEY, d);
+    }
+    return d;
+  }
+
+  /** Back into the session this device was in (a reload, a closed laptop), if any. */
+  async init(): Promise<void> {
+    this.api = await classroomApi();
+    const saved = localStorage.getItem(SIGNIN_KEY);
+    if (!saved) return;
+    try {
+      const { code, token } = JSON.parse(saved) as { code: string; token: string };
+      this.code = code;
+      this.#token = token;
+      await this.refresh();
+      if (!this.state) {
+        // The token is no longer valid (a restart, another device): sign in again with the code.
+        await this.join(code);
+      }
+    } catch {
+      localStorage.removeItem(SIGNIN_KEY);
+    }
+  }
+
+  async join(code: string): Promise<void> {
+    if (!this.api) return;
+    this.error = null;
+    this.busy = true;
+    try {
+      const r = await this.api.join(code, this.device);
+      this.#token = r.token;
+      this.code = code.trim().toUpperCase();
+      localStorage.setItem(SIGNIN_KEY, JSON.stringify({ code: this.code, token: r.token }));
+      this.#set(r.state);
+    } catch (e) {
+      this.error = say(e);
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  /** Leaves this device (the next student enters their own code). The session stays on the server. */
+  signOut(): void {
+    this.#stopPolling();
+    localStorage.removeItem(SIGNIN_KEY);
+    this.#token = null;
+    this.state = null;
+    this.code = '';
+    this.postProbe = null;
+    this.refused = null;
+  }
+
+  async agree(): Promise<void> {
+    if (!this.api || !this.#token) return;
+    try {
+      this.#set(await this.api.consent(this.#token));
+    } catch (e) {
+      this.error = say(e);
+    }
+  }
+
+  async refresh(): Promise<void> {
+    if (!this.api || !this.#token) return;
+    try {
+      this.#set(await this.api.state(this.#token));
+      this.offline = null;
+      if (this.state && this.state.session.online && this.state.session.number === this.state.session.of && this.state.study.probes) this.postProbe = await this.api.postProbe(this.#token);
+    } catch (e) {
+      if (e instanceof ClassroomError) {
+        if (e.status === 401) {
+          // Signed out (the code was opened elsewhere): back to the code form, with the reason.
+          this.signOut();
+        }
+        this.error = e.message;
+      } else this.offline = `${say(e)}. Your work so far is saved; trying again every ${POLL_MS / 1000} s.`;
+    }
+  }
+
+  /** One action; the state the classroom answers with replaces ours (the server is the record). */
+  async act(action: StudentActionInput): Promise<boolean> {
+    if (!this.api || !this.#token) return false;
+    this.error = null;
+    this.refused = null;
+    this.busy = true;
+    try {
+      const s = await this.api.act(this.#token, action);
+      this.offline = null;
+      this.#set(s);
+      if (s.refused) this.refused = s.refused;
+      if (action.kind === 'login' || action.kind === 'probe') await this.refresh();
+      return !s.refused;
+    } catch (e) {
+      if (e instanceof ClassroomError) this.error = e.message;
+      else this.offline = `${say(e)}. That last step may not have been saved: check below, and try it again if it is missing.`;
+      return false;
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  #set(s: StudentState): void {
+    this.state = s;
+    // News can come at any time while signed in (a tutor's message, the time being up, the study ending).
+    if (!s.session.allDone && !s.session.ended) this.#startPolling();
+    else this.#stopPolling();
+  }
+
+  #startPolling(): void {
+    this.#timer ??= setInterval(() => void this.refresh(), POLL_MS);
+  }
+  #stopPolling(): void {
+    if (this.#timer) clearInterval(this.#timer);
+    this.#timer = null;
+  }
+  stop(): void {
+    this.#stopPolling();
+  }
+}
