@@ -224,3 +224,38 @@ test('an LLM tutor on the classroom server: the key stays on the server', async 
   expect(all).not.toContain(SECRET);
   await Promise.all([t.ctx.close(), a.ctx.close()]);
 });
+
+test('without a server: a study on one device, built-in tutors only, at phone and tablet sizes', async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.goto('/#classroom');
+  await expect(page.getByTestId('classroom-mode')).toContainText('On this device only');
+  await expect(page.getByTestId('classroom-mode')).toContainText('an LLM tutor needs the classroom server');
+  const tutors = await page.getByTestId('study-tutor').locator('option').allTextContents();
+  expect(tutors).toContain('planner');
+  expect(tutors.some((t) => /LLM|HTTP/.test(t))).toBe(false);
+  const [code] = await createStudy(page, 'One laptop');
+  await page.goto('/#student');
+  await page.getByTestId('student-code').fill(code!);
+  await page.getByTestId('student-join').click();
+  await page.getByTestId('consent-agree').click();
+  await page.getByTestId('session-start').click();
+  const answers = page.getByTestId('probe-answer');
+  for (let i = 0; i < (await answers.count()); i++) await answers.nth(i).fill('1');
+  await page.getByTestId('probe-submit').click();
+  await work(page, 'what does the minus sign do here?');
+  for (const [name, size] of [['phone', { width: 390, height: 844 }], ['tablet', { width: 820, height: 1180 }], ['desktop', { width: 1280, height: 900 }]] as const) {
+    await page.setViewportSize(size);
+    // Nothing wider than the screen: the page never scrolls sideways.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await page.screenshot({ path: test.info().outputPath(`student-${name}.png`), fullPage: true });
+  }
+  // A reload comes back to the same session.
+  await page.reload();
+  await expect(page.getByTestId('messages')).toContainText('what does the minus sign do here?');
+  await finish(page);
+  await page.goto('/#classroom');
+  await page.getByTestId('study-pick').selectOption({ label: 'One laptop (open)' });
+  await expect(page.getByTestId('live-row').first()).toContainText('done');
+  const [dl] = await Promise.all([page.waitForEvent('download'), page.getByTestId('study-export').click()]);
+  expect(dl.suggestedFilename()).toMatch(/^study-One-laptop-st-.+\.zip$/);
+});

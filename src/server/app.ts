@@ -107,7 +107,7 @@ export function classroomApp(o: ClassroomAppOptions): Hono {
   app.get('/api/teacher/info', (c) =>
     c.json({
       providers: o.providers,
-      tutors: classroomTutors(o.providers),
+      tutors: classroomTutors({ providers: o.providers, http: !!svc.env.run.http }),
     }),
   );
   app.get('/api/teacher/studies', async (c) => c.json({ studies: await svc.studies() }));

@@ -103,6 +103,12 @@ export class IdbClassroomStore implements ClassroomStore {
     await tx.done;
     return { calls: next.calls, cost: next.cost };
   }
+  async addLlmCost(studyId: string, cost: number): Promise<void> {
+    const tx = this.#d.transaction('spend', 'readwrite');
+    const old = await tx.store.get(studyId);
+    if (old) await tx.store.put({ ...old, cost: old.cost + cost });
+    await tx.done;
+  }
   async llmSpend(studyId: string): Promise<{ calls: number; cost: number }> {
     const r = await this.#d.get('spend', studyId);
     return r ? { calls: r.calls, cost: r.cost } : { calls: 0, cost: 0 };

@@ -14,6 +14,8 @@ export interface TutorChoice {
   name: string;
   /** An LLM tutor (its provider and model are chosen too). */
   llm: boolean;
+  /** The HTTP tutor: an agent service at a URL the classroom server reaches. */
+  http?: true;
 }
 
 export interface ClassroomApi {
@@ -37,11 +39,15 @@ export interface ClassroomApi {
   postProbe(token: string): Promise<StudentItem[] | null>;
 }
 
-/** The tutors a study may use where `providers` are configured: built-in ones, and LLM tutors when there is a provider. */
-export function classroomTutors(providers: readonly string[]): TutorChoice[] {
+/**
+ * The tutors a study may use where it runs: built-in ones; LLM tutors where an LLM provider is
+ * configured; the HTTP tutor (a vendor's agent service) where the classroom can reach one (the server).
+ */
+export function classroomTutors(o: { providers: readonly string[]; http: boolean }): TutorChoice[] {
+  const can = (n: string) => (n === 'llm' ? o.providers.length > 0 : n === 'http' ? o.http : false);
   return AUTOMATED_TUTORS.map((n) => TUTORS.get(n)!)
-    .filter((t) => t.needs.every((x) => x === 'llm') && (providers.length > 0 || t.needs.length === 0))
-    .map((t) => ({ name: t.name, llm: t.needs.includes('llm') }));
+    .filter((t) => t.needs.every(can))
+    .map((t) => ({ name: t.name, llm: t.needs.includes('llm'), ...(t.needs.includes('http') ? { http: true } : {}) }));
 }
 
 /** A classroom on this device: the service itself, in the page (no LLM: keys never go to a shared device). */
@@ -49,7 +55,7 @@ export class LocalClassroom implements ClassroomApi {
   readonly mode = 'local' as const;
   constructor(readonly service: ClassroomService) {}
   async teacherInfo() {
-    return { tutors: classroomTutors([]), providers: [] };
+    return { tutors: classroomTutors({ providers: [], http: false }), providers: [] };
   }
   studies() {
     return this.service.studies();

@@ -13,6 +13,7 @@ import {
   MINUTES_PER_DAY,
   HELP_TEMPLATES,
   SimError,
+  LlmError,
   TUTORS,
   dayOf,
   driveTutor,
@@ -143,8 +144,10 @@ export class ClassroomService {
     if (!r.success) throw new ClassroomError(400, `study: ${r.error.issues.map((i) => `${i.path.join('.') || 'study'}: ${i.message}`).join('; ')}`);
     const spec = r.data;
     const entry = (this.env.run.tutors ?? TUTORS).get(spec.tutor.name);
-    // A study's tutor runs in the classroom: a built-in tutor, or an LLM tutor on the server's provider.
-    if (!entry || entry.needs.some((n) => n !== 'llm')) throw new ClassroomError(400, `study: tutor "${spec.tutor.name}" cannot tutor a study (choose a built-in or an LLM tutor)`);
+    // A study's tutor runs in the classroom: a built-in tutor, an LLM tutor on the server's provider,
+    // or an agent service (the HTTP tutor) the server reaches.
+    if (!entry || entry.needs.some((n) => n !== 'llm' && n !== 'http')) throw new ClassroomError(400, `study: tutor "${spec.tutor.name}" cannot tutor a study (choose a built-in, an LLM or an HTTP tutor)`);
+    if (entry.needs.includes('http') && !this.env.run.http) throw new ClassroomError(400, 'study: an HTTP tutor (an agent service) needs the classroom server, which reaches the agent: not available here');
     let config: Record<string, unknown>;
     try {
       config = entry.parseConfig(spec.tutor.config);
@@ -337,7 +340,9 @@ export class ClassroomService {
         this.#armTimer(live, study);
       }
     }
-    const outcome = await live.queue.push({ ...a, t: this.#minute(live, day) } as StudentAction);
+    // The run may end before it takes the action (the study ended, the tutor failed): then it was not applied.
+    const stopped = live.done.then((): { ok: false; error: string } => ({ ok: false, error: `the session has stopped (${live.row.endReason ?? 'ended'})` }));
+    const outcome = await Promise.race([live.queue.push({ ...a, t: this.#minute(live, day) } as StudentAction), stopped]);
     await live.writes;
     const state = await this.#state(p, study);
     return outcome.ok ? state : { ...state, refused: outcome.error };
@@ -464,12 +469,11 @@ export class ClassroomService {
       model: client.model,
       family: client.family,
       async chat(req, signal) {
-        if (cap !== null && (await store.llmSpend(study.id)).calls >= cap) {
-          const { LlmError } = await import('../../core/index');
-          throw new LlmError('LLM_BUDGET', `the study's cap of ${cap} LLM calls is reached: the teacher can raise it`);
-        }
+        // The call is counted before it is made, so that runs calling at once cannot pass the cap together.
+        const { calls } = await store.countLlmCall(study.id, null);
+        if (cap !== null && calls > cap) throw new LlmError('LLM_BUDGET', `the study's cap of ${cap} LLM calls is reached (set when the study was created): its LLM tutor stops`);
         const res = await client.chat(req, signal);
-        await store.countLlmCall(study.id, res.cost);
+        if (res.cost) await store.addLlmCost(study.id, res.cost);
         return res;
       },
     };

@@ -61,5 +61,7 @@ export interface ClassroomStore {
   truncateEvents(code: string, fromSeq: number): Promise<void>;
   /** Counts an LLM call of a study; returns the count after it. */
   countLlmCall(studyId: string, cost: number | null): Promise<{ calls: number; cost: number }>;
+  /** Adds the cost of a call counted before it was made. */
+  addLlmCost(studyId: string, cost: number): Promise<void>;
   llmSpend(studyId: string): Promise<{ calls: number; cost: number }>;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it, beforeAll, afterAll } from 'vitest';
 import { randomBytes } from 'node:crypto';
-import { parseJsonl, scoreTrace, type TraceEvent } from '../../core/index';
+import { MockLlm, parseJsonl, scoreTrace, type TraceEvent } from '../../core/index';
 import { ClassroomError, ClassroomService, LIMITS, type ClassroomEnv } from '../classroom/service';
 import { PgliteClassroomStore } from './classroom-store';
 
@@ -211,6 +211,60 @@ describe('classroom service (PGlite in memory)', () => {
     expect(parsed.complete).toBe(true);
     expect(parsed.events.some((e) => e.type === 'message' && e.text === 'hi')).toBe(true);
   }, 30_000);
+
+  it("an LLM tutor's calls are counted per study and stop at the study's cap, with the reason", async () => {
+    const c = clock();
+    const llm = new MockLlm(() => ({ content: 'Let us look at it together: what do you notice first?' }), { provider: 'mock', model: 'mock-model' });
+    const svc = new ClassroomService(store, { ...env(c), run: { llm: () => llm }, providers: ['mock'] });
+    const study = await svc.createStudy({ ...SPEC, name: 'capped', probes: false, tutor: { name: 'llm', config: { harness: 'reactive', provider: 'mock', model: 'mock-model' } }, llmCallCap: 3 });
+    const [code] = await svc.addCodes(study.id, 1);
+    const { token } = await svc.join(code!, 'device-cap-0001');
+    await svc.consent(token);
+    let s = await svc.act(token, { kind: 'login' });
+    for (let i = 0; i < 8 && !s.session.ended; i++) {
+      c.advance(10_000);
+      s = await svc.act(token, { kind: 'say', text: `question ${i}` }).catch(async () => svc.state(token));
+    }
+    for (let i = 0; i < 50 && (await svc.live(study.id))[0]!.status === 'active'; i++) await new Promise((r) => setTimeout(r, 20));
+    const spend = await svc.spend(study.id);
+    expect(spend.cap).toBe(3);
+    // The call past the cap is counted, refused before it reaches the provider.
+    expect(llm.requests).toHaveLength(3);
+    expect(spend.calls).toBe(4);
+    const [row] = await svc.live(study.id);
+    expect(row!.status).toBe('stopped');
+    const events = parseJsonl(await svc.trace(study.id, code!), 'capped.jsonl').events;
+    expect(events.at(-1)).toMatchObject({ type: 'run_end', reason: 'llm_error' });
+    expect(JSON.stringify(events)).toContain("the study's cap of 3 LLM calls is reached");
+  });
+
+  it("a vendor's agent service (the HTTP tutor) tutors a study through the server's transport", async () => {
+    const c = clock();
+    const posts: { url: string; body: { kind?: string } }[] = [];
+    const http = {
+      async post(url: string, body: string) {
+        const b = JSON.parse(body) as { kind?: string };
+        posts.push({ url, body: b });
+        // Every wake: one message to the student, then the turn ends.
+        return { status: 200, text: JSON.stringify({ calls: [{ name: 'send_message', args: { text: 'Hello from the agent: which step is hard?' } }], end: true }) };
+      },
+      wait: async () => undefined,
+    };
+    const plain = new ClassroomService(store, env(c));
+    await refuses(plain.createStudy({ ...SPEC, tutor: { name: 'http', config: { url: 'http://agent.test/tutor' } } }), 400, /needs the classroom server/);
+    const svc = new ClassroomService(store, { ...env(c), run: { http } });
+    const study = await svc.createStudy({ ...SPEC, name: 'agent', probes: false, tutor: { name: 'http', config: { url: 'http://agent.test/tutor', name: 'vendor-tutor' } } });
+    const [code] = await svc.addCodes(study.id, 1);
+    const { token } = await svc.join(code!, 'device-http-0001');
+    await svc.consent(token);
+    await svc.act(token, { kind: 'login' });
+    const s = await svc.act(token, { kind: 'say', text: 'I am stuck' });
+    expect(posts.length).toBeGreaterThan(0);
+    expect(posts.every((p) => p.url === 'http://agent.test/tutor')).toBe(true);
+    expect(s.messages.some((m) => m.from === 'tutor' && m.text.includes('Hello from the agent'))).toBe(true);
+    const start = parseJsonl(await svc.trace(study.id, code!), 'agent.jsonl').events[0] as Extract<TraceEvent, { type: 'run_start' }>;
+    expect(start.tutor).toMatchObject({ name: 'http', config: { name: 'vendor-tutor', url: 'http://agent.test/tutor' } });
+  });
 
   it('refuses a study it cannot run, with what is wrong', async () => {
     const svc = new ClassroomService(store, env(clock()));

@@ -118,6 +118,9 @@ export class PgliteClassroomStore implements ClassroomStore {
     return { calls: Number(r.rows[0]!.calls), cost: Number(r.rows[0]!.cost) };
   }
 
+  async addLlmCost(studyId: string, cost: number): Promise<void> {
+    await this.#db.query('update spend set cost = cost + $2 where study_id = $1', [studyId, cost]);
+  }
   async llmSpend(studyId: string): Promise<{ calls: number; cost: number }> {
     const r = await this.#db.query<Row>('select calls, cost from spend where study_id = $1', [studyId]);
     return r.rows[0] ? { calls: Number(r.rows[0].calls), cost: Number(r.rows[0].cost) } : { calls: 0, cost: 0 };
