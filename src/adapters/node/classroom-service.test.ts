@@ -1,6 +1,6 @@
 import { describe, expect, it, beforeAll, afterAll } from 'vitest';
 import { randomBytes } from 'node:crypto';
-import { MockLlm, parseJsonl, scoreTrace, type TraceEvent } from '../../core/index';
+import { MockLlm, PANEL_DEFAULTS, judgeTrace, parseJsonl, scoreTrace, withVerdicts, type ChatRequest, type MockReply, type TraceEvent } from '../../core/index';
 import { ClassroomError, ClassroomService, LIMITS, type ClassroomEnv } from '../classroom/service';
 import { PgliteClassroomStore } from './classroom-store';
 
@@ -264,6 +264,43 @@ describe('classroom service (PGlite in memory)', () => {
     expect(s.messages.some((m) => m.from === 'tutor' && m.text.includes('Hello from the agent'))).toBe(true);
     const start = parseJsonl(await svc.trace(study.id, code!), 'agent.jsonl').events[0] as Extract<TraceEvent, { type: 'run_start' }>;
     expect(start.tutor).toMatchObject({ name: 'http', config: { name: 'vendor-tutor', url: 'http://agent.test/tutor' } });
+  });
+
+  it('a field trace is judged by the same panel as a simulated run, and scores its judged axes', async () => {
+    const c = clock();
+    const svc = new ClassroomService(store, env(c));
+    // Two sessions: the instruction rubrics (Gagné, Rosenshine) judge days from the second on, as for simulated runs.
+    const study = await svc.createStudy({ ...SPEC, name: 'judged', sessions: 2, probes: false });
+    const [code] = await svc.addCodes(study.id, 1);
+    const { token } = await svc.join(code!, 'device-judge-001');
+    await svc.consent(token);
+    for (const text of ['what is the first step?', 'and then?']) {
+      let s = await svc.act(token, { kind: 'login' });
+      const a = s.assignments[0]!;
+      s = await svc.act(token, { kind: 'open', itemId: a.items[0]!.item.id, assignmentId: a.id });
+      s = await svc.act(token, { kind: 'help', template: s.helpRequests[0]!.id });
+      s = await svc.act(token, { kind: 'say', text });
+      await svc.act(token, { kind: 'logout' });
+      c.advance(24 * 3600_000);
+    }
+    for (let i = 0; i < 100 && (await svc.live(study.id))[0]!.status !== 'done'; i++) await new Promise((r) => setTimeout(r, 20));
+    const events = parseJsonl(await svc.trace(study.id, code!), 'judged.jsonl').events;
+    // Judges that fill every rubric item with 3 (answer holding: held); as in the core judge tests.
+    const judge = (req: ChatRequest): MockReply => {
+      const sys = req.messages[0]!.content ?? '';
+      if (sys.includes('"held"')) return { content: JSON.stringify({ held: true, evidence: '' }) };
+      const keys = [...sys.matchAll(/"(\w+)": <integer (\d+)-(\d+)>/g)].map((m) => [m[1]!, Math.min(Number(m[3]), Math.max(Number(m[2]), 3))] as const);
+      return { content: JSON.stringify(Object.fromEntries([...keys, ['comment', 'fine']])) };
+    };
+    const judges = ['a', 'b', 'c'].map((f) => ({ id: f, client: new MockLlm(judge, { model: `m${f}`, family: f }) }));
+    const out = await judgeTrace(events, { ...PANEL_DEFAULTS, id: 'field-panel', judges, daysPerRun: null });
+    expect(out.unscored).toBe(0);
+    // The judges read the conversation, never a tracer's internals (there are none).
+    expect(judges[0]!.client.requests.some((r) => r.messages.some((m) => (m.content ?? '').includes('what is the first step?')))).toBe(true);
+    const rep = scoreTrace(withVerdicts(events, out.events));
+    expect(rep.judged.helpfulness).toBeCloseTo(3, 6);
+    expect(rep.judged.gagne).toBeCloseTo(3, 6);
+    expect(rep.judged.answerHolding).toBe(1);
   });
 
   it('refuses a study it cannot run, with what is wrong', async () => {
