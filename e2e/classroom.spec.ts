@@ -204,6 +204,9 @@ test('a field study: two students, a dropped connection, live view, end, export,
   await t.page.getByTestId('study-compare').click();
   await expect(t.page.getByTestId('study-comparison')).toContainText('2 field sessions of this study against 3 simulated runs');
   await expect(t.page.getByTestId('study-comparison')).toContainText('Field against simulation');
+  // The export joins the run library as a benchmark of its two field runs.
+  await t.page.getByTestId('study-library').click();
+  await expect(t.page.getByTestId('classroom-notice')).toContainText('2 of 2 runs');
   await t.page.screenshot({ path: test.info().outputPath('teacher-compare.png'), fullPage: true });
   await Promise.all([t.ctx.close(), a.ctx.close(), b.ctx.close()]);
 });
