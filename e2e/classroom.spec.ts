@@ -259,6 +259,10 @@ test('without a server: a study on one device, built-in tutors only, at phone an
   await page.goto('/#classroom');
   await page.getByTestId('study-pick').selectOption({ label: 'One laptop (open)' });
   await expect(page.getByTestId('live-row').first()).toContainText('done');
+  await page.setViewportSize({ width: 390, height: 844 });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+  await page.screenshot({ path: test.info().outputPath('teacher-phone.png'), fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 900 });
   const [dl] = await Promise.all([page.waitForEvent('download'), page.getByTestId('study-export').click()]);
   expect(dl.suggestedFilename()).toMatch(/^study-One-laptop-st-.+\.zip$/);
 });
