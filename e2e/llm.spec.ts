@@ -62,7 +62,7 @@ test('configure a provider, run an LLM tutor briefly, judge the stored run, see 
   expect(srv.requests.length).toBeGreaterThan(before);
   expect(srv.requests.slice(before).every((r) => r.headers.authorization === `Bearer ${KEY}`)).toBe(true);
   await expect(page.getByTestId('llm-usage')).toContainText(/LLM: \d+ calls, \d+ tokens in, \d+ out; cost \$0\.\d+/);
-  const row = page.locator('tr[data-run-key^="mini-3day__llm-notes-mock-tutor__s7@"]');
+  const row = page.locator('tr[data-run-key^="mini-3day__llm-notes-mock-tutor__s7__voice-mock-student@"]');
   await expect(row).toContainText('llm/notes/mock-tutor');
   const axes = page.getByRole('table', { name: 'Axis scores' });
   await expect(axes.locator('[data-axis="gagne"]')).toHaveText('unscored');
@@ -81,7 +81,7 @@ test('configure a provider, run an LLM tutor briefly, judge the stored run, see 
   // Verdicts survive a reload (stored with the trace) and the export carries them, without the key.
   await page.reload();
   await expect(page.getByRole('table', { name: 'Axis scores' }).locator('[data-axis="gagne"]')).toHaveText('3.00');
-  const [download] = await Promise.all([page.waitForEvent('download'), page.locator('tr[data-run-key^="mini-3day__llm-notes-mock-tutor__s7@"]').getByRole('button', { name: /Export run/ }).click()]);
+  const [download] = await Promise.all([page.waitForEvent('download'), page.locator('tr[data-run-key^="mini-3day__llm-notes-mock-tutor__s7__voice-mock-student@"]').getByRole('button', { name: /Export run/ }).click()]);
   const exported = readFileSync((await download.path())!, 'utf8');
   expect(exported).toContain('"type":"judge_verdict"');
   expect(exported).toContain('"type":"model_call"');

@@ -72,9 +72,18 @@ export function exampleAgent(o: { name?: string; version?: string; model?: strin
   };
 }
 
-/** Serves an agent function over HTTP (POST, JSON in and out). */
+/**
+ * Serves an agent function over HTTP (POST, JSON in and out). It allows any origin (CORS), so that
+ * the Lab page can call it from the browser too; a real service would allow only the page's origin.
+ */
 export function serveAgent(agent: (body: Body) => unknown, port = 0, host = '127.0.0.1'): Promise<{ server: Server; url: string }> {
   const server = createServer((req, res) => {
+    res.setHeader('access-control-allow-origin', '*');
+    if (req.method === 'OPTIONS') {
+      // The browser's preflight for a JSON POST.
+      res.writeHead(204, { 'access-control-allow-methods': 'POST', 'access-control-allow-headers': 'content-type, authorization', 'access-control-max-age': '600' }).end();
+      return;
+    }
     if (req.method !== 'POST') {
       res.writeHead(405).end();
       return;

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { TOOL_NAMES, TUTORS, executeRun, parseJsonl, runRecord, toJsonl, wakeView, type TraceEvent, type Tutor } from '../core/index';
+import { LMS_TOOL_SPECS, TOOL_NAMES, TUTORS, executeRun, parseJsonl, runRecord, toJsonl, wakeView, type TraceEvent, type Tutor } from '../core/index';
 import { bktEnv, customEntry, miniScenario, MINI_PATH } from '../testing/fixtures';
 import { AGENT, callJson, runClient, tutor } from '../../examples/mcp-client/client';
 import { teach } from '../../examples/mcp-client/policy';
@@ -101,6 +101,10 @@ describe('serve-mcp: an MCP agent is the tutor', () => {
     const first = new Client(AGENT);
     const t1 = new StdioClientTransport({ command: process.execPath, args: serveArgs(out), cwd: process.cwd(), stderr: 'pipe' });
     await first.connect(t1);
+    // The ten LMS tools with exactly an LLM tutor's names, descriptions and JSON Schemas, and the three control tools.
+    const { tools } = await first.listTools();
+    expect(tools.slice(0, 10).map((t) => ({ name: t.name, description: t.description, parameters: t.inputSchema }))).toEqual(LMS_TOOL_SPECS.map((t) => JSON.parse(JSON.stringify(t))));
+    expect(tools.slice(10).map((t) => t.name)).toEqual(['wait_for_event', 'end_turn', 'get_turn_status']);
     const beforeWake = await callJson<{ ok: boolean; error?: { code: string } }>(first, 'get_messages', {});
     expect(beforeWake).toMatchObject({ ok: false, error: { code: 'NO_TURN' } });
     let turns = 0;

@@ -40,6 +40,17 @@ describe('sweep tutors from flags', () => {
     expect(() => sweepTutors(['planner'], { voiceModel: ['s1'] })).toThrow(/--voice-model is for --voice llm/);
   });
 
+  it('student models of mixed provenance: <model>@<provider>, an unknown provider named', () => {
+    const two = join(mkdtempSync(join(tmpdir(), 'educlaw-sweep-voices-')), 'llm.yaml');
+    writeFileSync(two, 'providers:\n  - name: local\n    baseURL: http://127.0.0.1:9/v1\n  - name: other\n    baseURL: http://127.0.0.1:10/v1\n');
+    const r = sweepTutors(['planner'], { voice: 'llm', voiceModel: ['llama3.1:8b', 'meta/llama-3@other'], voiceProvider: 'local', llmConfig: [two] });
+    expect(r.voices).toEqual([
+      { kind: 'llm', provider: 'local', model: 'llama3.1:8b' },
+      { kind: 'llm', provider: 'other', model: 'meta/llama-3' },
+    ]);
+    expect(() => sweepTutors(['planner'], { voice: 'llm', voiceModel: ['m@nowhere'], llmConfig: [two] })).toThrow(/nowhere/);
+  });
+
   it('misplaced or missing flags, and repeated --tutor', () => {
     expect(() => sweepTutors(['planner', 'withholder'], { model: ['a'] })).toThrow(/are for LLM tutors \(planner, withholder are not\)/);
     expect(() => sweepTutors(['llm'], { llmConfig: [cfg] })).toThrow(/--tutor llm needs --model/);

@@ -20,7 +20,7 @@ export { chooseSeed, unpackHistory, type PersonaSeedFile, type AbilityLevel } fr
 export { loadBktParams, loadPersonaSeeds, loadBktTracer, questionLevels } from './data/index';
 export * from './stats/index';
 export { LlmVoice, gradeReply, VOICE_PROMPT_VERSION, type VoiceGrade } from './learner/llm-voice';
-export { LlmStudent, gradeAttempt, attemptMessages, knowledgeInstruction, ATTEMPT_PROMPT_VERSION, ATTEMPT_CALLS, type AttemptContext, type AttemptGrading, type StudentAttemptRecord, type StudentAttemptWriter, type WrittenAttempt } from './learner/student-attempts';
+export { LlmStudent, gradeAttempt, AFTER_DISCLOSURE, attemptMessages, knowledgeInstruction, ATTEMPT_PROMPT_VERSION, ATTEMPT_CALLS, type AttemptContext, type AttemptGrading, type StudentAttemptRecord, type StudentAttemptWriter, type WrittenAttempt } from './learner/student-attempts';
 export { chatInstructionMatch, instructionTokens, CHAT_INSTRUCTION_VERSION, CHAT_MIN_TOKENS, CHAT_MIN_OVERLAP, CHAT_MIN_NOVEL } from './learner/chat-instruction';
 export { INSTRUCTION_BOOST, INSTRUCTION_USES } from './learner/learner';
 export * from './judges/index';

@@ -31,7 +31,9 @@ export type ScriptedReply =
   | { kind: 'chat'; content?: string | null; toolCalls?: { name: string; arguments: string; id?: string }[]; usage?: { prompt_tokens: number; completion_tokens: number } }
   | { kind: 'status'; status: number; headers?: Record<string, string>; body?: unknown }
   | { kind: 'delay'; ms: number; then: ScriptedReply }
-  | { kind: 'raw'; status: number; text: string };
+  | { kind: 'raw'; status: number; text: string }
+  /** The connection is dropped without a reply (a reset). */
+  | { kind: 'reset' };
 
 export type Handler = (req: WireRequest, n: number, headers: IncomingMessage['headers']) => ScriptedReply | Promise<ScriptedReply>;
 
@@ -103,6 +105,10 @@ export async function startMockOpenAi(handler: Handler = policyReply): Promise<M
         reply = reply.then;
       }
       if (res.destroyed) return;
+      if (reply.kind === 'reset') {
+        req.socket.destroy();
+        return;
+      }
       if (reply.kind === 'status') res.writeHead(reply.status, { 'content-type': 'application/json', ...(reply.headers ?? {}) }).end(JSON.stringify(reply.body ?? { error: { message: `scripted ${reply.status}`, type: 'server_error' } }));
       else if (reply.kind === 'raw') res.writeHead(reply.status, { 'content-type': 'application/json' }).end(reply.text);
       else res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(completion(reply, body.model, k, body)));

@@ -78,6 +78,15 @@ interface LabDb extends DBSchema {
   benchmarks: { key: string; value: StoredBenchmark; indexes: { createdAt: number } };
 }
 
+/**
+ * A request inside a transaction whose outcome is the transaction's (`tx.done` rejects with the
+ * real error, e.g. QuotaExceededError); its own rejection (an AbortError when the transaction is
+ * aborted) is not left unhandled.
+ */
+function settled(p: Promise<unknown>): void {
+  void p.catch(() => undefined);
+}
+
 /** A version-1 stored run (page sweeps tagged their runs with `sweep`). */
 type RunV1 = Omit<StoredRun, 'benchmark'> & { sweep?: { id: string; label: string; run: RunSummary | null } };
 
@@ -106,7 +115,19 @@ export class RunStore {
   }
 
   async putBenchmark(b: StoredBenchmark): Promise<void> {
-    await this.#track((await this.#db).put(STORES.benchmarks, b));
+    await this.#put(STORES.benchmarks, b);
+  }
+
+  /** One record put in its own transaction; a failure is the transaction's error (a full storage: QuotaExceededError), never the request's AbortError. */
+  async #put<S extends typeof STORES.runs | typeof STORES.benchmarks>(store: S, value: LabDb[S]['value']): Promise<void> {
+    const db = await this.#db;
+    await this.#track(
+      (async () => {
+        const tx = db.transaction(store, 'readwrite');
+        settled(tx.store.put(value));
+        await tx.done;
+      })(),
+    );
   }
 
   async getBenchmark(id: string): Promise<StoredBenchmark | undefined> {
@@ -134,7 +155,7 @@ export class RunStore {
   }
 
   async putRun(rec: StoredRun): Promise<void> {
-    await this.#track((await this.#db).put(STORES.runs, rec));
+    await this.#put(STORES.runs, rec);
   }
 
   async appendEvents(key: string, events: readonly TraceEvent[]): Promise<void> {
@@ -143,7 +164,7 @@ export class RunStore {
     await this.#track(
       (async () => {
         const tx = db.transaction(STORES.events, 'readwrite');
-        for (const e of events) void tx.store.put({ key, seq: e.seq, event: e });
+        for (const e of events) settled(tx.store.put({ key, seq: e.seq, event: e }));
         await tx.done;
       })(),
     );
@@ -200,8 +221,8 @@ export class RunStore {
         const tx = db.transaction([STORES.runs, STORES.events], 'readwrite');
         const events = tx.objectStore(STORES.events);
         await events.delete(IDBKeyRange.bound([rec.key, fromSeq], [rec.key, Number.MAX_SAFE_INTEGER]));
-        for (const e of tail) void events.put({ key: rec.key, seq: e.seq, event: e });
-        void tx.objectStore(STORES.runs).put(rec);
+        for (const e of tail) settled(events.put({ key: rec.key, seq: e.seq, event: e }));
+        settled(tx.objectStore(STORES.runs).put(rec));
         await tx.done;
       })(),
     );
@@ -241,8 +262,17 @@ export class RunStore {
       error: null,
       digest: digestRun({ events }),
     };
-    await this.appendEvents(rec.key, events);
-    await this.putRun(rec);
+    // Events and record in one transaction: a full storage stores neither (never events without their run).
+    const db = await this.#db;
+    await this.#track(
+      (async () => {
+        const tx = db.transaction([STORES.runs, STORES.events], 'readwrite');
+        const store = tx.objectStore(STORES.events);
+        for (const e of events) settled(store.put({ key: rec.key, seq: e.seq, event: e }));
+        settled(tx.objectStore(STORES.runs).put(rec));
+        await tx.done;
+      })(),
+    );
     return rec;
   }
 
@@ -250,6 +280,30 @@ export class RunStore {
     await this.pending();
     (await this.#db).close();
   }
+}
+
+/**
+ * The text of a failed storage operation: the error's name and message (a DOMException such as
+ * QuotaExceededError often has an empty or generic message, so the name is always given), never
+ * an empty string.
+ */
+export function storageErrorText(e: unknown): string {
+  if (e && typeof e === 'object' && 'name' in e) {
+    const name = String((e as { name?: unknown }).name ?? '');
+    const msg = String((e as { message?: unknown }).message ?? '').trim();
+    const generic = name === '' || name === 'Error';
+    if (generic) return msg || 'an unnamed error with no message';
+    return msg && !msg.startsWith(name) ? `${name}: ${msg}` : msg || `${name} (the browser gave no message)`;
+  }
+  const t = String(e ?? '').trim();
+  return t || 'an error with no message';
+}
+
+/** True for the browser's "storage is full" errors (IndexedDB's QuotaExceededError, and a transaction it aborted). */
+export function isQuotaError(e: unknown): boolean {
+  const name = e && typeof e === 'object' ? String((e as { name?: unknown }).name ?? '') : '';
+  const msg = e && typeof e === 'object' ? String((e as { message?: unknown }).message ?? '') : String(e ?? '');
+  return name === 'QuotaExceededError' || /quota/i.test(msg);
 }
 
 /** Normalises a stored run record (fills fields added later with explicit nulls). */

@@ -159,7 +159,7 @@ describe('the http tutor', () => {
     expect(toJsonl(resumed.events.slice(0, keep.length))).toBe(toJsonl(keep));
   });
 
-  it('from the CLI: run --tutor http --agent-url (the hello names the agent), and a sweep runs it as an async run', async () => {
+  it('from the CLI: run --tutor http --agent-url (the hello names the agent); a sweep runs it as an async run, and the CLI sweep takes two agents as two tutors', async () => {
     const { server, url } = await serveAgent(exampleAgent({ model: 'tiny-1' }), 0);
     servers.push(server);
     const dir = mkdtempSync(join(tmpdir(), 'educlaw-http-'));
@@ -173,5 +173,14 @@ describe('the http tutor', () => {
     const sweep = await runNodeSweep({ files: [MINI_PATH], base: { voice: { kind: 'templates' }, tracer: 'bkt' }, tutors: [{ name: 'http', config: { url, name: 'example-http-tutor', model: 'tiny-1' } }, { name: 'planner', config: {} }], seeds: [1, 2], threads: 1, outDir: join(dir, 'sweep') });
     expect(sweep.results.every((r) => r.error === null)).toBe(true);
     expect(sweep.summary.byTutor?.map((s) => [s.tutor, s.runs])).toEqual([['http/example-http-tutor/tiny-1', 2], ['planner', 2]]);
+
+    // The CLI's sweep: --tutor http with two --agent-url (one tutor per agent, named by its hello).
+    const { server: s2, url: url2 } = await serveAgent(exampleAgent({ name: 'second-agent', model: 'tiny-2' }), 0);
+    servers.push(s2);
+    const outDir = join(dir, 'cli-sweep');
+    await promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'sweep', '--scenarios', MINI_PATH, '--tracer', 'bkt', '--seeds', '1', '--tutor', 'http', '--agent-url', url, '--agent-url', url2, '--out', outDir, '--quiet']);
+    const summary = JSON.parse(readFileSync(join(outDir, 'summary.json'), 'utf8')) as { summary: { byTutor: { tutor: string; runs: number }[] }; errors: unknown[] };
+    expect(summary.errors).toEqual([]);
+    expect(summary.summary.byTutor.map((t) => [t.tutor, t.runs])).toEqual([['http/example-http-tutor/tiny-1', 1], ['http/second-agent/tiny-2', 1]]);
   });
 });

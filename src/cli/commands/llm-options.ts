@@ -53,7 +53,7 @@ export function addLlmOptions(cmd: Command, o: { repeatable?: boolean } = {}): C
     .addOption(new Option('--voice <kind>', 'student voice: fixed templates, or an LLM role-playing the learner').choices(['templates', 'llm']).default('templates'))
     .addOption(
       o.repeatable
-        ? new Option('--voice-model <model>', 'model for --voice llm (default: --model); repeatable: every run once per student model').argParser((v: string, prev: string[] = []) => (prev.includes(v) ? prev : [...prev, v]))
+        ? new Option('--voice-model <model>', 'model for --voice llm (default: --model); repeatable: every run once per student model; <model>@<provider> for a model of another provider than --voice-provider').argParser((v: string, prev: string[] = []) => (prev.includes(v) ? prev : [...prev, v]))
         : new Option('--voice-model <model>', 'model for --voice llm (default: --model)'),
     )
     .option('--voice-provider <name>', 'provider for --voice llm (default: --provider)')
@@ -142,8 +142,12 @@ export function sweepTutors(tutors: readonly string[], o: SweepLlmCliOptions): {
     if (!o.voiceModel?.length && models.length > 1) throw new Error('--voice llm with several --model: choose the voice\'s with --voice-model <model>');
     const vm = o.voiceModel?.length ? o.voiceModel : models.slice(0, 1);
     if (!vm.length) throw new Error('--voice llm needs --voice-model <model> (or --model)');
-    const provider = pickProvider(cfg, o.voiceProvider ?? o.provider).name;
-    voices = vm.map((model) => ({ kind: 'llm', provider, model }));
+    // "<model>@<provider>": a student model of another provider (students of mixed provenance); else --voice-provider's.
+    const provider = (name?: string) => pickProvider(cfg, name ?? o.voiceProvider ?? o.provider).name;
+    voices = vm.map((m) => {
+      const at = m.lastIndexOf('@');
+      return at > 0 ? { kind: 'llm', provider: provider(m.slice(at + 1)), model: m.slice(0, at) } : { kind: 'llm', provider: provider(), model: m };
+    });
   }
   return { tutors: out, voice: voices[0]!, voices };
 }

@@ -4,7 +4,7 @@ import { DEFAULT_SCENARIO_PATH, loadScenarioFile } from '../../adapters/node/fil
 import { nodeRunEnv } from '../../adapters/node/run-env';
 import { TraceAppender, resumeFile } from '../../adapters/node/trace-file';
 import { int } from './common';
-import { addLlmOptions, llmRecordParts, type LlmCliOptions } from './llm-options';
+import { addLlmOptions, learnerParts, llmRecordParts, type LlmCliOptions } from './llm-options';
 import { addAgentOptions, agentTutorConfigs, hasAgentOptions, type AgentCliOptions } from './agent-options';
 import { onStopSignals } from '../signals';
 
@@ -38,7 +38,7 @@ export function registerRun(program: Command): void {
     let stored: TraceEvent[] | undefined;
     let keepBytes = 0;
     if (o.resume) {
-      const fixed = ['tutor', 'scenario', 'seed', 'tracer', 'horizon', 'out', 'harness', 'model', 'provider', 'temperature', 'maxSteps', 'voice', 'voiceModel', 'voiceProvider', 'agentUrl', 'agentName', 'agentModel', 'agentTimeout', 'agentRetries', 'agentTokenEnv'];
+      const fixed = ['tutor', 'scenario', 'seed', 'tracer', 'horizon', 'out', 'harness', 'model', 'provider', 'temperature', 'maxSteps', 'voice', 'voiceModel', 'voiceProvider', 'coupling', 'chatInstruction', 'agentUrl', 'agentName', 'agentModel', 'agentTimeout', 'agentRetries', 'agentTokenEnv'];
       const given = fixed.filter((k) => command.getOptionValueSource(k) === 'cli').map((k) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`);
       if (given.length) throw new Error(`--resume takes the run from the trace: give no ${given.join(', ')} (only --llm-config and --quiet go with --resume)`);
       path = o.resume;
@@ -62,6 +62,7 @@ export function registerRun(program: Command): void {
         source: o.scenario ?? 'scenarios/default.yaml',
         tutor: { name: o.tutor, config: tutorConfig },
         voice: llm.voice,
+        ...learnerParts(o),
         ...(o.seed !== undefined ? { seed: o.seed } : {}),
         ...(o.tracer ? { tracer: o.tracer } : {}),
         ...(o.horizon !== undefined ? { horizonDays: o.horizon } : {}),

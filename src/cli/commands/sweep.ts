@@ -7,7 +7,7 @@ import { DEFAULT_LLM_CONCURRENCY, needsModelClient, runNodeSweep } from '../../a
 import { progressBar } from '../progress';
 import { onStopSignals } from '../signals';
 import { int } from './common';
-import { addLlmOptions, collectTutor, sweepTutors, type SweepLlmCliOptions } from './llm-options';
+import { addLlmOptions, collectTutor, learnerParts, sweepTutors, type SweepLlmCliOptions } from './llm-options';
 import { addAgentOptions, agentTutorConfigs, hasAgentOptions, type AgentCliOptions } from './agent-options';
 
 interface SweepCliOptions extends SweepLlmCliOptions, AgentCliOptions {
@@ -56,19 +56,22 @@ export function registerSweep(program: Command): void {
     const seeds = o.seeds ? parseSeedList(o.seeds) : null;
     const threads = Math.max(1, o.jobs ?? availableParallelism());
     const planned = sweepTutors(o.tutor, o);
-    const voice = planned.voice;
+    const { voices } = planned;
+    const learner = learnerParts(o);
     // An agent behind a URL (--tutor http): one tutor per --agent-url, named by its hello.
     if (!o.tutor.includes('http') && hasAgentOptions(o)) throw new Error('the --agent-* options are for --tutor http');
     const agents = o.tutor.includes('http') ? await agentTutorConfigs(o) : [];
     const tutors = planned.tutors.flatMap((t) => (t.name === 'http' ? agents.map((config) => ({ name: 'http', config: { ...config } as Record<string, unknown> })) : [t]));
     const perTutor = files.length * (seeds?.length ?? 1);
-    const total = tutors.length * perTutor;
-    const modelRuns = tutors.filter((t) => needsModelClient({ tutor: t, voice })).length * perTutor;
+    const total = tutors.length * voices.length * perTutor;
+    const modelRuns = tutors.reduce((n, t) => n + voices.filter((voice) => needsModelClient({ tutor: t, voice })).length, 0) * perTutor;
     const cpuRuns = total - modelRuns;
     const bar = o.quiet ? null : progressBar(total);
     if (!o.quiet) {
       const how = [...(cpuRuns ? [`${plural(cpuRuns, 'run')} on ${plural(Math.min(threads, cpuRuns), 'thread')}`] : []), ...(modelRuns ? [`${plural(modelRuns, 'LLM run')} ${Math.min(o.concurrency, modelRuns)} at a time`] : [])].join(', ');
-      console.error(`sweep: ${tutors.map((t) => tutorLabel(t)).join(', ')} over ${plural(files.length, 'scenario')} × ${seeds ? plural(seeds.length, 'seed') : 'their own seeds'} = ${plural(total, 'run')}: ${how}${o.resume ? ' (resuming)' : ''}`);
+      const studentPart = voices.length > 1 ? ` × ${plural(voices.length, 'student voice')} (${voices.map((v) => (v.kind === 'llm' ? v.model : 'templates')).join(', ')})` : '';
+      const mode = learner.coupling === 'student-attempts' ? ', attempts written by the LLM student (coupling student-attempts)' : '';
+      console.error(`sweep: ${tutors.map((t) => tutorLabel(t)).join(', ')} over ${plural(files.length, 'scenario')}${studentPart} × ${seeds ? plural(seeds.length, 'seed') : 'their own seeds'} = ${plural(total, 'run')}: ${how}${mode}${o.resume ? ' (resuming)' : ''}`);
     }
     // A stop signal cancels the runs in flight; their traces stay partial and `sweep --resume` continues them.
     const ac = new AbortController();
@@ -78,12 +81,14 @@ export function registerSweep(program: Command): void {
       res = await runNodeSweep({
         files,
         base: {
-          voice,
+          voice: voices[0]!,
+          ...learner,
           ...(o.tracer ? { tracer: o.tracer } : {}),
           ...(o.ability ? { ability: o.ability } : {}),
           ...(o.horizon !== undefined ? { horizonDays: o.horizon } : {}),
         },
         tutors,
+        voices,
         seeds,
         threads,
         concurrency: o.concurrency,

@@ -48,3 +48,23 @@ export function axesByTutor(digests: readonly RunDigest[]): TutorAxes[] {
     axes: Object.fromEntries(AXES.map((a) => [a.id, axisCell(runs, a.id)])) as Record<AxisId, AxisCell>,
   }));
 }
+
+/** One tutor with one student voice (student model): its runs' axes. */
+export interface TutorVoiceAxes extends TutorAxes {
+  /** "templates" or "llm:<provider>/<model>" (run_start.voice); "unknown" for runs without their trace. */
+  voice: string;
+}
+
+/**
+ * Every axis per tutor and student voice: the results broken down by student model (the paper ran
+ * each tutor against several LLM students). Empty when the runs have one voice (the per-tutor table
+ * says it all). Rows: tutors in first-seen order, and per tutor its voices by name.
+ */
+export function axesByTutorVoice(digests: readonly RunDigest[]): TutorVoiceAxes[] {
+  if (new Set(digests.map((d) => d.voice ?? 'unknown')).size < 2) return [];
+  return [...groupBy(digests, (d) => d.tutor)].flatMap(([tutor, rs]) =>
+    [...groupBy(rs, (d) => d.voice ?? 'unknown')]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([voice, runs]) => ({ tutor, voice, runs: runs.length, axes: Object.fromEntries(AXES.map((a) => [a.id, axisCell(runs, a.id)])) as Record<AxisId, AxisCell> })),
+  );
+}

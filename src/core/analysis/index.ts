@@ -1,7 +1,7 @@
 /** Analyses and the results report of a set of runs (docs/analyses.md). */
 export { DIGEST_VERSION, FIELD_SUFFIX, isFieldRun, digestRun, digestAll, isDigest, actionsByDay, helpNeglect, probeCeiling, type AnalysisRun, type AnalysisInput, type RunDigest, type ActionCounts } from './digest';
 export { stat, averageRanks, spearmanRho, kendallTauB, pairCounts, passHatK, MIN_CORRELATION_N } from './stats';
-export { axesByTutor, axisCell, type TutorAxes, type AxisCell, type ReasonCount } from './axes-by-tutor';
+export { axesByTutor, axesByTutorVoice, axisCell, type TutorAxes, type TutorVoiceAxes, type AxisCell, type ReasonCount } from './axes-by-tutor';
 export { solveRateCurves, runReference, referenceAt, referenceShare, plateauDay, PLATEAU_SHARE, type TutorCurve, type CurvePointStat } from './curves';
 export { axisScatter, type ScatterData, type ScatterPoint } from './scatter';
 export { modelHarness, type ModelHarness, type RankTable, type RankPair } from './model-harness';

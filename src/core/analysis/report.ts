@@ -7,7 +7,7 @@
 import { ACTION_KINDS } from '../trace/types';
 import { AXES, UNITS, axisById, type AnyAxis, type AxisId, type AxisStat } from '../scoring/axes';
 import { digestAll, type AnalysisInput, type RunDigest } from './digest';
-import { axesByTutor, type TutorAxes } from './axes-by-tutor';
+import { axesByTutor, axesByTutorVoice, type TutorAxes, type TutorVoiceAxes } from './axes-by-tutor';
 import { solveRateCurves, type TutorCurve } from './curves';
 import { axisScatter, type ScatterData } from './scatter';
 import { modelHarness, type ModelHarness, type RankTable } from './model-harness';
@@ -47,6 +47,8 @@ export interface Overview {
 export interface BenchmarkAnalyses {
   overview: Overview;
   axes: TutorAxes[];
+  /** Every axis per tutor and student voice (student model); empty when the runs have one voice. */
+  byVoice: TutorVoiceAxes[];
   curves: TutorCurve[];
   scatter: ScatterData[];
   modelHarness: ModelHarness;
@@ -111,6 +113,7 @@ export function analyseBenchmark(inputs: readonly AnalysisInput[], opts: ReportO
   return {
     overview: overview(digests),
     axes: axesByTutor(digests),
+    byVoice: axesByTutorVoice(digests),
     curves: solveRateCurves(digests),
     scatter: [axisScatter(digests, 'responsiveness', 'helpfulness'), axisScatter(digests, 'responsiveness', 'learningGain')],
     modelHarness: modelHarness(digests, rankAxis),
@@ -193,6 +196,29 @@ function axesSection(a: BenchmarkAnalyses): ReportSection {
     id: 'axes',
     title: 'Axes per tutor',
     paragraphs: ['Every axis of the benchmark (docs/metrics.md) per tutor, over its runs (scenarios × seeds × voices). This pools runs; the sweep summary\'s overall row averages per seed first, so the two intervals differ.'],
+    plots: [],
+    tables: [t],
+  };
+}
+
+/** Every axis per tutor and student voice: the results broken down by student model. */
+function voiceSection(a: BenchmarkAnalyses): ReportSection {
+  const t = table(
+    'axes-by-voice',
+    'Every axis per tutor and student voice',
+    ['Tutor', 'Student voice', 'Runs', ...AXES.map(axisHead)],
+    [false, false, true, ...AXES.map(() => true)],
+    a.byVoice.map((r) => [r.tutor, r.voice, String(r.runs), ...AXES.map((ax) => axisCell(ax, r.axes[ax.id].stat))]),
+    ['tutor', 'voice', 'axis', 'unit', 'display_scale', 'mean', 'lo', 'hi', 'n', 'runs', 'unscored_reasons'],
+    a.byVoice.flatMap((r) => AXES.map((ax) => [r.tutor, r.voice, ax.id, ax.unit, UNITS[ax.unit].scale, ...statCsv(r.axes[ax.id].stat), r.runs, countsText(r.axes[ax.id].unscored) || null])),
+    ['Cells: mean [95% t-interval] (n = runs that scored the axis) over the runs of that tutor with that student voice. CSV: stored units (× display_scale = the unit shown).'],
+  );
+  return {
+    id: 'by-voice',
+    title: 'Axes per student model',
+    paragraphs: [
+      'The same axes per tutor, broken down by the student voice its runs had (the templates, or an LLM student per model: run_start.voice). A tutor whose scores move with the student model is being measured on the student as much as on its teaching; pass^k across voices (below) asks whether it passes with every one of them.',
+    ],
     plots: [],
     tables: [t],
   };
@@ -579,7 +605,7 @@ export function buildBenchmarkReport(inputs: readonly AnalysisInput[], opts: Rep
     summary: `${plural(o.runs, 'run')}, ${plural(o.tutors.length, 'tutor')}, ${plural(o.scenarios.length, 'scenario')}, ${plural(o.seeds.length, 'seed')}`,
     command: opts.command ?? null,
     options: { passRule: rule.text, rankAxis },
-    sections: [overviewSection(a, digests, rule.text), ...(a.field.length ? [fieldSection(a)] : []), axesSection(a), curvesSection(a, tutors), scatterSection(a, tutors), modelHarnessSection(a), failureSection(a, tutors), passKSection(a, tutors, rule.text), actionsSection(a, tutors), correlationSection(a)],
+    sections: [overviewSection(a, digests, rule.text), ...(a.field.length ? [fieldSection(a)] : []), axesSection(a), ...(a.byVoice.length ? [voiceSection(a)] : []), curvesSection(a, tutors), scatterSection(a, tutors), modelHarnessSection(a), failureSection(a, tutors), passKSection(a, tutors, rule.text), actionsSection(a, tutors), correlationSection(a)],
     analyses: a,
   };
 }

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import type { Scenario } from '../scenario/schema';
+import { COUPLING_MODES } from '../scenario/schema';
 import { ABILITY_LEVELS, VoiceSpecSchema, runIdOf, runRecord, type RunRecord } from '../engine/record';
 import { TUTORS } from '../registry';
 import { tutorLabel } from '../scoring/labels';
@@ -23,8 +24,13 @@ export const BenchmarkSpecSchema = z
     tracer: z.string().min(1).optional(),
     ability: z.enum(ABILITY_LEVELS).optional(),
     horizonDays: z.number().int().min(1).max(60).optional(),
+    /** Who decides a graded attempt in every run (learner.coupling; docs/learning-model.md, "Coupling"); absent: each scenario's. */
+    coupling: z.enum(COUPLING_MODES).optional(),
+    /** The opt-in chat-instruction rule in every run (learner.chatInstruction); absent: each scenario's. */
+    chatInstruction: z.boolean().optional(),
   })
-  .strict();
+  .strict()
+  .refine((s) => s.coupling !== 'student-attempts' || s.voices.every((v) => v.kind === 'llm'), { message: 'coupling "student-attempts" needs LLM student voices only (the LLM student writes the attempts): remove the template voice', path: ['voices'] });
 export type BenchmarkSpec = z.infer<typeof BenchmarkSpecSchema>;
 export type BenchmarkSpecInput = z.input<typeof BenchmarkSpecSchema>;
 
@@ -71,6 +77,8 @@ export function planBenchmark(spec: BenchmarkSpec, scenarios: ReadonlyMap<string
             ...(spec.tracer ? { tracer: spec.tracer } : {}),
             ...(spec.ability ? { ability: spec.ability } : {}),
             ...(spec.horizonDays ? { horizonDays: spec.horizonDays } : {}),
+            ...(spec.coupling ? { coupling: spec.coupling } : {}),
+            ...(spec.chatInstruction !== undefined ? { chatInstruction: spec.chatInstruction } : {}),
           });
           jobs.push({ index: jobs.length, runId: runIdOf(record), record, tutor: tutorLabel({ name: t.name, config }), voice: voiceLabel(voice) });
         }
@@ -80,5 +88,5 @@ export function planBenchmark(spec: BenchmarkSpec, scenarios: ReadonlyMap<string
   return jobs;
 }
 
-/** A job needs a model (an LLM tutor or the LLM voice): it waits on the network, not the CPU. */
-export const needsModel = (record: RunRecord): boolean => record.voice.kind === 'llm' || (TUTORS.get(record.tutor.name)?.needs.includes('llm') ?? false);
+/** A job needs a model (an LLM tutor or the LLM voice) or an external agent (the http tutor): it waits on the network, not the CPU. */
+export const needsModel = (record: RunRecord): boolean => record.voice.kind === 'llm' || (TUTORS.get(record.tutor.name)?.needs.some((n) => n === 'llm' || n === 'http') ?? false);

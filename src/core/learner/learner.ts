@@ -135,7 +135,8 @@ export class Learner {
    * One graded attempt at an item; `guess`: answer without working it out (persona guessing).
    * `write` (coupling "student-attempts"): the LLM student writes the attempt and the checker
    * grades it, instead of a draw from the tracer; the student decides whether to copy a disclosed
-   * answer (the persona's copy draw is not used), and a correct attempt at a disclosed item is a copy.
+   * answer (the persona's copy draw is not used): a correct attempt at a disclosed item is a copy,
+   * and no attempt at it is evidence.
    */
   async attempt(item: Item, opts: { guess?: boolean; write?: WriteAttempt } = {}): Promise<AttemptOutcome> {
     const p = await this.pKnow(item);
@@ -165,6 +166,8 @@ export class Learner {
         this.disclosed.delete(item.id);
         return { p, boost, source: 'disclosed', response: g.response, correct: true, evidence: false, student: g.record };
       }
+      // A wrong attempt at an item whose answer was disclosed: graded wrong, not evidence (gradeAttempt).
+      if (!g.evidence) return { p, boost, source: 'own', response: g.response, correct: false, evidence: false, student: g.record };
       this.history.push({ skill: item.skillId, question: item.questionRef, correct: g.correct });
       return { p, boost, source: 'own', response: g.response, correct: g.correct, evidence: true, student: g.record };
     }

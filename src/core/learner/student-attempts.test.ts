@@ -5,7 +5,7 @@
  * end-to-end checks against the scripted HTTP server are in src/adapters/llm/student-attempts.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { ATTEMPT_PROMPT_VERSION, Rng, attemptMessages, buildItemBank, effectiveScenario, gradeAttempt, knowledgeInstruction, parseJsonl, recordFromTrace, runIdOf, runRecord, toJsonl, type TraceEvent } from '../index';
+import { AFTER_DISCLOSURE, ATTEMPT_PROMPT_VERSION, Rng, attemptMessages, buildItemBank, effectiveScenario, gradeAttempt, knowledgeInstruction, parseJsonl, recordFromTrace, runIdOf, runRecord, toJsonl, type TraceEvent } from '../index';
 import { miniScenario, onBkt, runWith } from '../../testing/fixtures';
 import { itemsByStem, scriptedStudentLlm } from '../../testing/scripted-student';
 
@@ -54,8 +54,11 @@ describe('the LLM student: conditioning and grading', () => {
     expect(gradeAttempt(item, { ok: true, answer: null, work: 'hmm' }, false)).toMatchObject({ correct: false, response: '', record: { grading: 'no_answer', answer: null, reason: 'the student gave no answer (null)' } });
     expect(gradeAttempt(item, { ok: true, answer: '  ', work: null }, false)).toMatchObject({ correct: false, record: { grading: 'no_answer', reason: 'the answer was empty' } });
     expect(gradeAttempt(item, { ok: false, reason: 'not JSON' }, false)).toMatchObject({ correct: false, response: '', record: { grading: 'malformed', reason: 'not JSON' } });
-    expect(gradeAttempt(item, { ok: true, answer: item.answer, work: null }, true).record.grading).toBe('copied_disclosed');
-    expect(gradeAttempt(item, { ok: true, answer: item.misconceptions[0]!.answer, work: null }, true).record.grading).toBe('checked');
+    expect(gradeAttempt(item, { ok: true, answer: item.answer, work: null }, false).evidence).toBe(true);
+    expect(gradeAttempt(item, { ok: true, answer: item.answer, work: null }, true)).toMatchObject({ correct: true, evidence: false, record: { grading: 'copied_disclosed' } });
+    // After a disclosure no attempt is evidence, right or wrong (keeping only the wrong ones would bias the belief down).
+    expect(gradeAttempt(item, { ok: true, answer: item.misconceptions[0]!.answer, work: null }, true)).toMatchObject({ correct: false, evidence: false, record: { grading: 'after_disclosure', reason: AFTER_DISCLOSURE } });
+    expect(gradeAttempt(item, { ok: true, answer: null, work: null }, true)).toMatchObject({ correct: false, evidence: false, record: { grading: 'no_answer', reason: `the student gave no answer (null); ${AFTER_DISCLOSURE}` } });
   });
 });
 
@@ -72,6 +75,24 @@ describe('the coupling mode in runs', () => {
     expect(start.type === 'run_start' && 'coupling' in start.scenario.learner).toBe(false);
     expect(start.type === 'run_start' && 'chatInstruction' in start.scenario.learner).toBe(false);
     expect(plain.events.some((e) => e.type === 'attempt' && e.student)).toBe(false);
+  });
+
+  it('after the tutor disclosed an item\'s answer, no attempt at it is evidence: a right one is a copy, a wrong one is left out too', async () => {
+    const s2 = miniScenario();
+    const its = itemsByStem(runRecord({ scenario: onBkt(s2), tutor: { name: 'answer-giver', config: {} }, seed: 2 }));
+    const llm = () => scriptedStudentLlm(its);
+    const res = await runWith(s2, 'answer-giver', { seed: 2, voice, coupling: 'student-attempts', env: { llm } });
+    const attempts = res.events.filter((e) => e.type === 'attempt' && e.student);
+    const after = attempts.filter((e) => e.type === 'attempt' && e.student!.grading === 'after_disclosure');
+    const copies = attempts.filter((e) => e.type === 'attempt' && e.student!.grading === 'copied_disclosed');
+    expect(after.length).toBeGreaterThan(0);
+    expect(copies.length).toBeGreaterThan(0);
+    for (const e of [...after, ...copies]) {
+      expect(e).toMatchObject({ evidence: false });
+      // Only evidence changes the history: no belief snapshot follows.
+      expect(res.events[e.seq + 1]!.type).not.toBe('mastery');
+    }
+    for (const e of after) expect(e).toMatchObject({ source: 'own', correct: false, student: { reason: AFTER_DISCLOSURE } });
   });
 
   it('student-attempts needs an LLM student voice', async () => {

@@ -16,6 +16,8 @@
  * ("checked"); a reply with no answer (null, empty) is wrong ("no_answer"); a reply that is still
  * not the JSON asked for after ATTEMPT_CALLS calls is wrong ("malformed", the parse error kept as
  * the reason). None of these is a crash or a silent default; each is recorded on the attempt event.
+ * Attempts at an item whose answer the tutor disclosed are not evidence: a correct one is a copy
+ * ("copied_disclosed"), a wrong one "after_disclosure" (gradeAttempt).
  * A provider failure (the model cannot be reached) is not a grade: it stops the run with
  * "llm_error", resumable, as for every model call.
  */
@@ -29,7 +31,8 @@ import { parseJsonReply } from '../llm/json';
 import { checkAnswer } from '../course/answer-check';
 import type { VoiceIo } from './voice';
 
-export const ATTEMPT_PROMPT_VERSION = 'student-attempt-v1';
+/** v2: no attempt at an item after its answer was disclosed is evidence (v1 kept the wrong ones). */
+export const ATTEMPT_PROMPT_VERSION = 'student-attempt-v2';
 /** Calls per attempt before a reply that is not the JSON asked for is graded wrong as malformed. */
 export const ATTEMPT_CALLS = 3;
 /** Conversation messages shown (the most recent), and the characters kept of each. */
@@ -37,7 +40,7 @@ export const ATTEMPT_CONTEXT_MESSAGES = 10;
 export const ATTEMPT_CONTEXT_CHARS = 600;
 
 /** How a written attempt was graded. */
-export type AttemptGrading = 'checked' | 'no_answer' | 'malformed' | 'copied_disclosed';
+export type AttemptGrading = 'checked' | 'no_answer' | 'malformed' | 'copied_disclosed' | 'after_disclosure';
 
 /** What the attempt event records of a written attempt (trace: attempt.student). */
 export interface StudentAttemptRecord {
@@ -150,19 +153,28 @@ const ReplySchema = z
   })
   .loose();
 
+/** Why an attempt at an item whose answer the tutor disclosed is left out of the evidence. */
+export const AFTER_DISCLOSURE = 'the tutor had disclosed this answer: not evidence';
+
 /**
  * Grades a written attempt with the item's answer checker. `disclosed`: the tutor revealed this
- * item's answer while the learner worked on it (the leakage matcher, as in tracer-decides mode): a
- * correct attempt is then a copy of the disclosed answer and not evidence of knowledge.
+ * item's answer while the learner worked on it (the leakage matcher, as in tracer-decides mode).
+ * Then the attempt is not evidence of knowledge, whatever its grade: a correct one is a copy of the
+ * disclosed answer ("copied_disclosed"), a wrong one is graded wrong and left out too
+ * ("after_disclosure", or no_answer / malformed with the reason), because keeping the wrong ones
+ * while dropping the right ones would make a disclosure lower the tracer's belief.
  */
-export function gradeAttempt(item: Item, w: WrittenAttempt, disclosed: boolean): { correct: boolean; response: string; record: StudentAttemptRecord } {
+export function gradeAttempt(item: Item, w: WrittenAttempt, disclosed: boolean): { correct: boolean; response: string; evidence: boolean; record: StudentAttemptRecord } {
   const base = { prompt: ATTEMPT_PROMPT_VERSION };
-  if (!w.ok) return { correct: false, response: '', record: { ...base, grading: 'malformed', answer: null, reason: w.reason } };
+  const evidence = !disclosed;
+  const why = (r: string) => (disclosed ? `${r}; ${AFTER_DISCLOSURE}` : r);
+  if (!w.ok) return { correct: false, response: '', evidence, record: { ...base, grading: 'malformed', answer: null, reason: why(w.reason) } };
   const answer = w.answer?.trim() ?? '';
-  if (answer === '') return { correct: false, response: '', record: { ...base, grading: 'no_answer', answer: null, reason: w.answer === null ? 'the student gave no answer (null)' : 'the answer was empty' } };
+  if (answer === '') return { correct: false, response: '', evidence, record: { ...base, grading: 'no_answer', answer: null, reason: why(w.answer === null ? 'the student gave no answer (null)' : 'the answer was empty') } };
   const correct = checkAnswer(item, answer);
   const shown = cut(answer, 200);
-  return { correct, response: shown, record: { ...base, grading: correct && disclosed ? 'copied_disclosed' : 'checked', answer: shown } };
+  if (!disclosed) return { correct, response: shown, evidence, record: { ...base, grading: 'checked', answer: shown } };
+  return { correct, response: shown, evidence, record: correct ? { ...base, grading: 'copied_disclosed', answer: shown } : { ...base, grading: 'after_disclosure', answer: shown, reason: AFTER_DISCLOSURE } };
 }
 
 /** The LLM student: writes attempts through a model client (the student voice's). */

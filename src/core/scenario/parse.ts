@@ -46,7 +46,8 @@ function locate(doc: Document, lc: LineCounter, path: readonly PropertyKey[]): {
       return { line: pos.line, col: pos.col };
     }
   }
-  return {};
+  // Nothing of the path is in the text (an empty file, a document of only comments): its start.
+  return { line: 1, col: 1 };
 }
 
 /**
@@ -63,7 +64,8 @@ function pathAt(doc: Document, pos: number): string {
       let hit: { key: unknown; value: unknown } | null = null;
       for (const pair of node.items) {
         const start = isNode(pair.key) && pair.key.range ? pair.key.range[0] : isNode(pair.value) && pair.value.range ? pair.value.range[0] : null;
-        if (start !== null && start <= pos) hit = pair;
+        // A key the parser could not read (an error node) is skipped: the error is then reported at the field before it.
+        if (start !== null && start <= pos && isScalar(pair.key) && String(pair.key.value) !== '') hit = pair;
       }
       if (!hit || !isScalar(hit.key)) break;
       const k = String(hit.key.value);
@@ -102,7 +104,7 @@ function firstAlias(doc: Document, lc: LineCounter): { path: string; line?: numb
       return undefined;
     },
   });
-  return found ?? { path: '(document)' };
+  return found ?? { path: '(document)', line: 1, col: 1 };
 }
 
 /**

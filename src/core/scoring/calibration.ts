@@ -33,7 +33,8 @@ export function dayPairs(events: readonly TraceEvent[], includeAll = false): { p
   const byDay = new Map<number, { sp: number; so: number; n: number }>();
   for (const e of events) {
     // An attempt without a predicted P(correct) (a real student's) has nothing to calibrate.
-    if (e.type !== 'attempt' || e.p === null || (!includeAll && e.source !== 'own')) continue;
+    // (A written attempt at an item whose answer the tutor disclosed is not evidence, right or wrong: left out.)
+    if (e.type !== 'attempt' || e.p === null || (!includeAll && (e.source !== 'own' || !e.evidence))) continue;
     const d = Math.floor(e.t / 1440);
     const acc = byDay.get(d) ?? { sp: 0, so: 0, n: 0 };
     acc.sp += e.p + (1 - e.p) * e.boost;
@@ -71,13 +72,14 @@ export interface AttemptGradingCounts {
   no_answer: number;
   malformed: number;
   copied_disclosed: number;
+  after_disclosure: number;
 }
 
 export interface StudentModelCalibration {
   /** The student model: run_start.voice ("llm:<provider>/<model>"). */
   model: string;
   report: CalibrationReport;
-  /** Every written attempt of its runs by grading (copies are not in the calibration; malformed and unanswered attempts are, as wrong). */
+  /** Every written attempt of its runs by grading (copies and other attempts after a disclosure are not in the calibration; malformed and unanswered attempts are, as wrong). */
   grading: AttemptGradingCounts;
   /** Share graded correct among the attempts the calibration counts. */
   accuracy: number | null;
@@ -106,14 +108,14 @@ export function calibrationByMode(traces: readonly (readonly TraceEvent[])[], in
   const byModel = [...student.entries()]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([model, ts]): StudentModelCalibration => {
-      const grading: AttemptGradingCounts = { checked: 0, no_answer: 0, malformed: 0, copied_disclosed: 0 };
+      const grading: AttemptGradingCounts = { checked: 0, no_answer: 0, malformed: 0, copied_disclosed: 0, after_disclosure: 0 };
       let n = 0;
       let right = 0;
       for (const t of ts)
         for (const e of t) {
           if (e.type !== 'attempt') continue;
           if (e.student) grading[e.student.grading]++;
-          if (e.p !== null && (includeAll || e.source === 'own')) {
+          if (e.p !== null && (includeAll || (e.source === 'own' && e.evidence))) {
             n++;
             if (e.correct) right++;
           }

@@ -13,8 +13,8 @@ export interface SweepJob {
   record: RunRecord;
 }
 
-/** What every run of a sweep shares: the tutor and its config, the voice, and the overrides. */
-export type SweepBase = Pick<RunRecordInput, 'tutor' | 'voice' | 'tracer' | 'ability' | 'horizonDays'>;
+/** What every run of a sweep shares: the tutor and its config, the voice, and the overrides (learner model, ability, days, coupling, chat instruction). */
+export type SweepBase = Pick<RunRecordInput, 'tutor' | 'voice' | 'tracer' | 'ability' | 'horizonDays' | 'coupling' | 'chatInstruction'>;
 
 /** Parses "42", "1,2,3", "1-5" or "1-3,10" into a list of distinct seeds in the order given. */
 export function parseSeedList(spec: string): number[] {

@@ -98,10 +98,10 @@ export type TraceEvent = Base &
         /**
          * Coupling "student-attempts" only: the LLM student wrote this attempt (its model_call comes
          * just before) and the answer checker graded it: the prompt version, how it was graded
-         * ("checked", "no_answer", "malformed", "copied_disclosed"), the answer as written, and the
+         * ("checked", "no_answer", "malformed", "copied_disclosed", "after_disclosure"), the answer as written, and the
          * reason an attempt without a usable answer was graded wrong. docs/learning-model.md.
          */
-        student?: { prompt: string; grading: 'checked' | 'no_answer' | 'malformed' | 'copied_disclosed'; answer: string | null; reason?: string };
+        student?: { prompt: string; grading: 'checked' | 'no_answer' | 'malformed' | 'copied_disclosed' | 'after_disclosure'; answer: string | null; reason?: string };
       }
     | { type: 'mastery'; scope: 'course' | 'all'; skills: number[]; values: number[] }
     | {

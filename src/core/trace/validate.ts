@@ -123,7 +123,7 @@ const EventSchema = z.discriminatedUnion('type', [
     correct: z.boolean(),
     evidence: z.boolean(),
     slip: z.boolean().optional(),
-    student: z.looseObject({ prompt: str, grading: z.enum(['checked', 'no_answer', 'malformed', 'copied_disclosed']), answer: str.nullable(), reason: str.optional() }).optional(),
+    student: z.looseObject({ prompt: str, grading: z.enum(['checked', 'no_answer', 'malformed', 'copied_disclosed', 'after_disclosure']), answer: str.nullable(), reason: str.optional() }).optional(),
   }),
   z.looseObject({ ...base, type: z.literal('mastery'), scope: z.enum(['course', 'all']), skills: z.array(int.min(1)), values: z.array(prob) }),
   z.looseObject({

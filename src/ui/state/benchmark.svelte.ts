@@ -13,6 +13,8 @@ import {
   answerGiver,
   benchmarkSpec,
   errorMessage,
+  helloAgent,
+  httpTutorConfig,
   libraryScenarioId,
   llmTutorConfig,
   parseSeedList,
@@ -27,10 +29,12 @@ import {
   type Scenario,
   type SweepSummary,
   type VoiceSpec,
+  type CouplingMode,
 } from '../../core/index';
 import { bundledLibraryFiles, loadBundledScenario } from '../../adapters/browser/library';
 import { loadSettings, type LlmSettingsData } from '../../adapters/browser/llm-settings';
 import { readBundle } from '../../adapters/browser/benchmark-bundle';
+import { browserHttpTransport } from '../../adapters/browser/agent-http';
 import type { StoredBenchmark } from '../../adapters/browser/run-store';
 import type { LiveBenchmark, RunLibrary } from './library.svelte';
 
@@ -38,6 +42,34 @@ export interface LlmTutorRow {
   provider: string;
   model: string;
   harnesses: string[];
+}
+
+/** An external agent behind a URL (the http tutor): an agent is a harness, its model what it reports. */
+export interface AgentTutorRow {
+  url: string;
+  /** Its name, version and base model: from its hello ("Ask the agent"), or typed. */
+  name: string;
+  version: string;
+  model: string;
+  /** What the last hello found (or why it failed); null: not asked. */
+  hello: string | null;
+  helloFailed: boolean;
+}
+
+/** The http tutor configs of the agent rows, and what is wrong with the rows that give none. */
+export function agentTutorSpecs(rows: readonly AgentTutorRow[]): { specs: { name: 'http'; config: Record<string, unknown> }[]; errors: string[] } {
+  const specs: { name: 'http'; config: Record<string, unknown> }[] = [];
+  const errors: string[] = [];
+  rows.forEach((r, i) => {
+    if (!r.url.trim()) return void errors.push(`agent ${i + 1}: enter its URL`);
+    if (!r.name.trim()) return void errors.push(`agent ${i + 1}: press "Ask the agent" (or type its name)`);
+    try {
+      specs.push({ name: 'http', config: httpTutorConfig({ url: r.url.trim(), name: r.name.trim(), version: r.version.trim(), model: r.model.trim() }) });
+    } catch (e) {
+      errors.push(`agent ${i + 1}: ${errorMessage(e)}`);
+    }
+  });
+  return { specs, errors };
 }
 
 /** What the stored runs say one run of a tutor costs (LLM tutors), from its finished runs in this browser. */
@@ -66,6 +98,9 @@ export class BenchmarkState {
   /** Built-in tutors chosen. */
   tutors = $state.raw<string[]>(['withholder']);
   llmTutors = $state.raw<LlmTutorRow[]>([]);
+  /** External agents behind a URL (docs/bring-your-own-tutor.md). */
+  agentTutors = $state.raw<AgentTutorRow[]>([]);
+  agents = $derived(agentTutorSpecs(this.agentTutors));
   /** Selected scenario ids (persona--schedule). */
   selected = $state.raw<string[]>([]);
   ability = $state<'scenario' | 'low' | 'average' | 'high'>('scenario');
@@ -73,6 +108,12 @@ export class BenchmarkState {
   days = $state<number | null>(null);
   voiceTemplates = $state(true);
   voiceLlm = $state(false);
+  /** More LLM student models beside the one in LLM settings (same provider), comma- or line-separated: one voice each. */
+  studentModelsText = $state('');
+  /** Who decides a graded attempt in every run (learner.coupling): each scenario's, or chosen. */
+  coupling = $state<'scenario' | CouplingMode>('scenario');
+  /** Opt-in chat-instruction rule in every run. */
+  chatInstruction = $state(false);
   seedsText = $state('42');
   parallel = $state(2);
   llmParallel = $state(8);
@@ -93,10 +134,14 @@ export class BenchmarkState {
     const b = this.shown;
     if (!b) return [];
     const keys = new Set(b.jobs.map((j) => j.key).filter((k): k is string => k !== null));
+    // Several student voices: one summary per tutor and voice (results by student model).
+    const voiceOf = new Map(b.jobs.filter((j) => j.key !== null).map((j) => [j.key!, j.voice]));
+    const byVoice = new Set(voiceOf.values()).size > 1;
     const byTutor = new Map<string, RunSummary[]>();
     for (const r of this.library.runs) {
       if (!keys.has(r.key) || !r.benchmark?.run || r.endReason !== 'horizon_reached') continue;
-      byTutor.set(r.benchmark.run.tutor, [...(byTutor.get(r.benchmark.run.tutor) ?? []), r.benchmark.run]);
+      const label = byVoice ? `${r.benchmark.run.tutor} · ${voiceOf.get(r.key) ?? 'templates'}` : r.benchmark.run.tutor;
+      byTutor.set(label, [...(byTutor.get(label) ?? []), r.benchmark.run]);
     }
     return [...byTutor.entries()].map(([tutor, runs]) => ({ tutor, runs, summary: summarizeSweep(runs) }));
   });
@@ -126,8 +171,27 @@ export class BenchmarkState {
   tutorSpecs = $derived.by(() => [
     ...this.tutors.map((name) => ({ name, config: {} as Record<string, unknown> })),
     ...this.llmTutors.flatMap((row) => (row.provider && row.model.trim() ? row.harnesses.map((harness) => ({ name: 'llm', config: llmTutorConfig({ harness, model: row.model.trim(), provider: row.provider }) as Record<string, unknown> })) : [])),
+    ...this.agents.specs,
   ]);
-  voices = $derived.by((): VoiceSpec[] => [...(this.voiceTemplates ? [{ kind: 'templates' } as const] : []), ...(this.voiceLlm && this.settings.voice ? [{ kind: 'llm', provider: this.settings.voice.provider, model: this.settings.voice.model } as const] : [])]);
+  /**
+   * The LLM student models: the one in LLM settings, then the extra ones typed here, each once;
+   * "<model>@<provider>" names a model of another configured provider (students of mixed provenance).
+   */
+  studentModels = $derived.by((): { provider: string; model: string }[] => {
+    const v = this.settings.voice;
+    if (!this.voiceLlm || !v) return [];
+    const extra = this.studentModelsText
+      .split(/[,\n]/)
+      .map((m) => m.trim())
+      .filter(Boolean)
+      .map((m) => {
+        const at = m.lastIndexOf('@');
+        return at > 0 ? { provider: m.slice(at + 1), model: m.slice(0, at) } : { provider: v.provider, model: m };
+      });
+    const seen = new Set<string>();
+    return [{ provider: v.provider, model: v.model }, ...extra].filter((x) => (seen.has(`${x.provider}/${x.model}`) ? false : (seen.add(`${x.provider}/${x.model}`), true)));
+  });
+  voices = $derived.by((): VoiceSpec[] => [...(this.voiceTemplates ? [{ kind: 'templates' } as const] : []), ...this.studentModels.map((m) => ({ kind: 'llm', provider: m.provider, model: m.model }) as const)]);
   plannedRuns = $derived(this.seedsError ? 0 : this.tutorSpecs.length * this.selected.length * this.voices.length * parseSeedList(this.seedsText).length);
 
   constructor(library: RunLibrary) {
@@ -188,13 +252,43 @@ export class BenchmarkState {
     this.llmTutors = this.llmTutors.filter((_, k) => k !== i);
   }
 
+  addAgentTutor(): void {
+    this.agentTutors = [...this.agentTutors, { url: '', name: '', version: '', model: '', hello: null, helloFailed: false }];
+  }
+
+  updateAgentTutor(i: number, patch: Partial<AgentTutorRow>): void {
+    this.agentTutors = this.agentTutors.map((r, k) => (k === i ? { ...r, ...patch } : r));
+  }
+
+  removeAgentTutor(i: number): void {
+    this.agentTutors = this.agentTutors.filter((_, k) => k !== i);
+  }
+
+  /** Asks the agent of row i who it is (the protocol's hello) and fills in its name, version and model. */
+  async askAgent(i: number): Promise<void> {
+    const row = this.agentTutors[i];
+    if (!row) return;
+    try {
+      const url = String(httpTutorConfig({ url: row.url.trim() }).url);
+      const id = await helloAgent(browserHttpTransport(), { url });
+      this.updateAgentTutor(i, { url, name: id.name, version: id.version, model: row.model.trim() || id.model, hello: `${id.name}${id.version ? ` ${id.version}` : ''}${id.model ? `, model ${id.model}` : ', no model reported'}`, helloFailed: false });
+    } catch (e) {
+      this.updateAgentTutor(i, { hello: errorMessage(e), helloFailed: true });
+    }
+  }
+
   /** The spec the form describes. Throws with what to fix. */
   spec(): BenchmarkSpec {
     const seeds = parseSeedList(this.seedsText);
     const ids = this.personas.flatMap((p) => this.schedules.map((s) => libraryScenarioId(p, s))).filter((id) => this.selected.includes(id));
     if (ids.length === 0) throw new Error('choose at least one scenario');
+    if (this.agents.errors.length) throw new Error(this.agents.errors.join('; '));
     if (this.tutorSpecs.length === 0) throw new Error('choose at least one tutor (an LLM tutor needs a provider, a model and a harness)');
     if (this.voices.length === 0) throw new Error(this.voiceLlm && !this.settings.voice ? 'no LLM student voice is configured (LLM settings): choose the templates' : 'choose at least one student voice');
+    if (this.coupling === 'student-attempts' && this.voiceTemplates) throw new Error('"The LLM student writes its attempts" needs LLM student voices only: untick Templates (and tick LLM student)');
+    if (this.voices.length > 10) throw new Error(`at most 10 student voices in a benchmark (${this.voices.length} chosen)`);
+    const unknown = this.studentModels.find((m) => !this.settings.providers.some((p) => p.name === m.provider));
+    if (unknown) throw new Error(`student model ${unknown.model}@${unknown.provider}: no provider "${unknown.provider}" in LLM settings`);
     const labels = this.tutorSpecs.map((t) => tutorLabel(t));
     const name = this.name.trim() || `${labels.join(' + ')} × ${ids.length} scenario${ids.length === 1 ? '' : 's'} × seed${seeds.length === 1 ? '' : 's'} ${this.seedsText.trim()}`;
     return benchmarkSpec({
@@ -206,6 +300,8 @@ export class BenchmarkState {
       ...(this.tracer !== 'scenario' ? { tracer: this.tracer } : {}),
       ...(this.ability !== 'scenario' ? { ability: this.ability } : {}),
       ...(this.days !== null ? { horizonDays: this.days } : {}),
+      ...(this.coupling !== 'scenario' ? { coupling: this.coupling } : {}),
+      ...(this.chatInstruction ? { chatInstruction: true } : {}),
     });
   }
 

@@ -1,5 +1,5 @@
 /** The Calibration view's state: the model's calibration on real students (a derived file) and on this browser's runs. */
-import { calibration, errorMessage, type CalibrationReport, type ReliabilityBin } from '../../core/index';
+import { calibrationByMode, errorMessage, type CalibrationReport, type ReliabilityBin, type StudentModelCalibration } from '../../core/index';
 import type { RunStore } from '../../adapters/browser/run-store';
 
 /** public/data/calibration.json, written by `npm run calibration:real`. */
@@ -16,7 +16,10 @@ export interface RealCalibrationFile {
 export class CalibrationState {
   real = $state.raw<RealCalibrationFile | null>(null);
   realError = $state<string | null>(null);
+  /** tracer-decides runs: the tracer against draws from itself. */
   sim = $state.raw<CalibrationReport | null>(null);
+  /** student-attempts runs: predicted mastery against the LLM student's observed accuracy, all and per student model. */
+  student = $state.raw<{ all: CalibrationReport; byModel: StudentModelCalibration[] } | null>(null);
   simTracers = $state.raw<string[]>([]);
   simError = $state<string | null>(null);
   busy = $state(false);
@@ -44,7 +47,9 @@ export class CalibrationState {
       const runs = (await this.#store.listRuns()).filter((r) => r.status === 'done' || r.status === 'imported');
       const traces = [];
       for (const r of runs) traces.push(await this.#store.getEvents(r.key));
-      this.sim = calibration(traces);
+      const c = calibrationByMode(traces);
+      this.sim = c.tracerDecides;
+      this.student = c.studentAttempts;
       this.simTracers = [...new Set(runs.map((r) => r.tracer))];
     } catch (e) {
       this.simError = errorMessage(e);

@@ -20,9 +20,12 @@ import {
   type ScoreReport,
   type TraceEvent,
   type VoiceSpec,
+  type CouplingMode,
 } from '../../core/index';
 import type { StoredRun } from '../../adapters/browser/run-store';
 import { loadSettings, type LlmSettingsData } from '../../adapters/browser/llm-settings';
+import { browserHttpTransport } from '../../adapters/browser/agent-http';
+import { helloAgent, httpTutorConfig } from '../../core/index';
 import { bundledLibraryFiles, loadBundledScenario } from '../../adapters/browser/library';
 import type { LiveRun, RunLibrary } from './library.svelte';
 
@@ -58,12 +61,24 @@ export class Lab {
   readonly tutors = [...TUTORS.values()].filter((t) => !t.needs.includes('human')).map((t) => ({ name: t.name, description: t.description }));
   /** The chosen tutor needs a model client: the form asks for harness, provider and model. */
   needsLlm = $derived(TUTORS.get(this.tutor)?.needs.includes('llm') ?? false);
+  /** The chosen tutor is an external agent behind a URL (the http tutor): the form asks for its URL. */
+  needsAgent = $derived(TUTORS.get(this.tutor)?.needs.includes('http') ?? false);
+  agentUrl = $state('');
+  agentName = $state('');
+  agentVersion = $state('');
+  agentModel = $state('');
+  /** What the agent's hello said (or why it failed); null: not asked. */
+  agentHello = $state<{ text: string; failed: boolean } | null>(null);
   // LLM tutor choices (the providers, keys, judges and voice live in LLM settings).
   readonly harnesses = HARNESS_NAMES.map((h) => ({ name: h, description: HARNESS_DESCRIPTIONS[h] }));
   harness = $state<string>('reactive');
   llmProvider = $state('');
   llmModel = $state('');
   voiceKind = $state<'templates' | 'llm'>('templates');
+  /** Who decides a graded attempt (learner.coupling; docs/learning-model.md, "Coupling"): the scenario's, or chosen. */
+  coupling = $state<'scenario' | CouplingMode>('scenario');
+  /** Opt-in: chat messages that give a step or hint of the item count as instruction (learner.chatInstruction). */
+  chatInstruction = $state(false);
   llmSettings = $state.raw<LlmSettingsData>(loadSettings().data);
   judging = $state(false);
   judgeProgress = $state('');
@@ -98,6 +113,27 @@ export class Lab {
     }
   }
 
+  /** A new URL is another agent: what the last one said about itself no longer holds. */
+  agentUrlChanged(): void {
+    this.agentHello = null;
+    this.agentName = '';
+    this.agentVersion = '';
+  }
+
+  /** Asks the agent at agentUrl who it is (the protocol's hello): its name, version and base model. */
+  async askAgent(): Promise<void> {
+    try {
+      const url = String(httpTutorConfig({ url: this.agentUrl.trim() }).url);
+      const id = await helloAgent(browserHttpTransport(), { url });
+      this.agentName = id.name;
+      this.agentVersion = id.version;
+      if (!this.agentModel.trim()) this.agentModel = id.model;
+      this.agentHello = { text: `The agent says: ${id.name}${id.version ? ` ${id.version}` : ''}${id.model ? `, model ${id.model}` : ', no model reported'}`, failed: false };
+    } catch (e) {
+      this.agentHello = { text: errorMessage(e), failed: true };
+    }
+  }
+
   /** Re-reads the LLM settings (they are edited in the settings view). */
   refreshSettings(): void {
     const r = loadSettings();
@@ -118,11 +154,18 @@ export class Lab {
       if (!this.llmModel.trim()) throw new Error('enter the model name for the LLM tutor');
       config = TUTORS.get(this.tutor)!.parseConfig({ harness: this.harness, model: this.llmModel.trim(), provider: this.llmProvider });
     }
+    if (this.needsAgent) {
+      if (!this.agentUrl.trim()) throw new Error("enter the agent's URL");
+      if (!this.agentName.trim()) throw new Error('press "Ask the agent" for its name (or type it)');
+      config = httpTutorConfig({ url: this.agentUrl.trim(), name: this.agentName.trim(), version: this.agentVersion.trim(), model: this.agentModel.trim() });
+    }
     let voice: VoiceSpec = { kind: 'templates' };
     if (this.voiceKind === 'llm') {
       if (!s.voice) throw new Error('no student voice model configured: set one under LLM settings, or use the templates');
       voice = { kind: 'llm', provider: s.voice.provider, model: s.voice.model };
     }
+    const coupling = this.coupling === 'scenario' ? (choice.scenario.learner.coupling ?? 'tracer-decides') : this.coupling;
+    if (coupling === 'student-attempts' && voice.kind !== 'llm') throw new Error('"The LLM student writes its attempts" needs the LLM student voice: choose it under Student voice (a model set in LLM settings)');
     return runRecord({
       scenario: choice.scenario,
       source: choice.file ? `scenarios/${choice.file}` : choice.source === 'built-in' ? 'scenarios/default.yaml' : choice.label,
@@ -131,6 +174,9 @@ export class Lab {
       // Same as the CLI's --tracer: the run_start event records the scenario with the tracer used.
       ...(this.tracerChoice !== 'scenario' ? { tracer: this.tracerChoice } : {}),
       ...(this.seed !== null ? { seed: this.seed } : {}),
+      // Recorded in run_start only when it differs from the scenario's (the CLI's --coupling, --chat-instruction).
+      ...(this.coupling !== 'scenario' ? { coupling: this.coupling } : {}),
+      ...(this.chatInstruction ? { chatInstruction: true } : {}),
     });
   }
 

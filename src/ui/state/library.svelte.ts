@@ -45,11 +45,13 @@ import {
   type TurnStatus,
   type RunOptions,
 } from '../../core/index';
-import { RunStore, type BenchmarkJobEntry, type StoredBenchmark, type StoredRun } from '../../adapters/browser/run-store';
+import { RunStore, isQuotaError, storageErrorText, type BenchmarkJobEntry, type StoredBenchmark, type StoredRun } from '../../adapters/browser/run-store';
 import { zipBenchmark, type Bundle } from '../../adapters/browser/benchmark-bundle';
 import { TracerPool, type PooledTracer } from '../../adapters/browser/tracer-pool';
 import { LeaseTaken, browserLeases, type RunLeases } from '../../adapters/browser/run-lease';
 import { clientFor, loadSettings, type LlmSettingsData } from '../../adapters/browser/llm-settings';
+import { browserHttpTransport } from '../../adapters/browser/agent-http';
+import type { HttpTransport } from '../../core/index';
 import { exportFileName } from './run-facts';
 
 /** Tokens, cost and retries of a live run's LLM calls (from its model_call events). */
@@ -269,10 +271,12 @@ export class RunLibrary {
   readonly #tracers: TracerPool;
   readonly #leases: RunLeases;
   readonly #channel: BroadcastChannel | null;
+  readonly #http: HttpTransport;
 
-  constructor(opts: { store?: RunStore; tracers?: TracerPool; leases?: RunLeases } = {}) {
+  constructor(opts: { store?: RunStore; tracers?: TracerPool; leases?: RunLeases; http?: HttpTransport } = {}) {
     this.store = opts.store ?? new RunStore();
     this.#tracers = opts.tracers ?? new TracerPool();
+    this.#http = opts.http ?? browserHttpTransport();
     this.#leases = opts.leases ?? browserLeases();
     this.#channel = typeof BroadcastChannel !== 'undefined' ? new BroadcastChannel(channelName) : null;
     // Another tab changed a run: list again (our own live runs are in the store too).
@@ -281,26 +285,48 @@ export class RunLibrary {
 
   /** Opens the library: marks runs whose page went away as interrupted, then lists. */
   async init(): Promise<void> {
+    // Marking a run interrupted is a write, and a full storage refuses writes: the library still
+    // opens (reading and deleting work when storage is full), the run shows as interrupted, and
+    // the reason is shown.
+    const unsaved = new Map<string, string>();
+    const INTERRUPTED = 'interrupted: the page was closed or reloaded during the run; the events recorded so far are kept, and Resume continues it';
     try {
       for (const r of (await this.store.listRuns()).filter((x) => x.status === 'running')) {
         // Only when no tab holds its lease, and re-read under the lease: the run may have just ended.
-        await this.#leases.ifFree(r.key, async () => {
-          const now = await this.store.getRun(r.key);
-          if (now?.status !== 'running') return;
-          await this.store.putRun({ ...now, status: 'interrupted', error: 'interrupted: the page was closed or reloaded during the run; the events recorded so far are kept, and Resume continues it' });
-        });
+        try {
+          await this.#leases.ifFree(r.key, async () => {
+            const now = await this.store.getRun(r.key);
+            if (now?.status !== 'running') return;
+            try {
+              await this.store.putRun({ ...now, status: 'interrupted', error: INTERRUPTED });
+            } catch (e) {
+              unsaved.set(r.key, storageErrorText(e));
+            }
+          });
+        } catch (e) {
+          unsaved.set(r.key, storageErrorText(e));
+        }
       }
       for (const b of (await this.store.listBenchmarks()).filter((x) => x.status === 'running')) {
-        await this.#leases.ifFree(`benchmark:${b.id}`, async () => {
-          const now = await this.store.getBenchmark(b.id);
-          if (now?.status !== 'running') return;
-          await this.store.putBenchmark({ ...now, status: 'paused', error: 'interrupted: the page was closed or reloaded while it ran; Resume continues it (finished runs are kept, partial ones resumed)' });
-        });
+        try {
+          await this.#leases.ifFree(`benchmark:${b.id}`, async () => {
+            const now = await this.store.getBenchmark(b.id);
+            if (now?.status !== 'running') return;
+            await this.store.putBenchmark({ ...now, status: 'paused', error: 'interrupted: the page was closed or reloaded while it ran; Resume continues it (finished runs are kept, partial ones resumed)' });
+          });
+        } catch (e) {
+          unsaved.set(`benchmark:${b.id}`, storageErrorText(e));
+        }
       }
       await this.refresh();
+      if (unsaved.size) {
+        this.runs = this.runs.map((r) => (unsaved.has(r.key) ? { ...r, status: 'interrupted', error: `${INTERRUPTED} (not saved: ${unsaved.get(r.key)})` } : r));
+        const why = [...unsaved.values()][0]!;
+        this.error = `${unsaved.size} interrupted run(s) could not be marked so in storage (${why})${[...unsaved.values()].some(isQuotaError) ? ": this site's storage is full; delete runs to free space" : ''}. They are listed as interrupted; the events they stored are kept.`;
+      }
       this.ready = true;
     } catch (e) {
-      this.error = `Could not open the run library in this browser: ${errorMessage(e) || 'no reason given'}`;
+      this.error = `Could not open the run library in this browser: ${storageErrorText(e)}`;
     }
   }
 
@@ -322,7 +348,8 @@ export class RunLibrary {
   canResume(r: StoredRun): boolean {
     if (this.isLiveHere(r.key)) return false;
     if (r.status === 'interrupted') return true;
-    return r.status === 'failed' && (r.endReason === null || r.endReason === 'aborted' || r.endReason === 'llm_error');
+    // An external agent behind a URL that failed (timeouts, bad replies after the retries) resumes too: its recorded replies are not asked for again.
+    return r.status === 'failed' && (r.endReason === null || r.endReason === 'aborted' || r.endReason === 'llm_error' || r.endReason === 'storage_full' || (r.endReason === 'tutor_error' && r.record?.tutor.name === 'http'));
   }
 
   #env(settings: LlmSettingsData, live: LiveRun, held: PooledTracer[]): RunEnv {
@@ -338,6 +365,8 @@ export class RunLibrary {
       },
       personaSeeds: loadPersonaSeeds,
       llm: ({ provider, model }) => clientFor(settings, provider, model),
+      // External agents behind a URL (the http tutor): fetched from the page (the agent allows its origin).
+      http: this.#http,
     };
   }
 
@@ -393,7 +422,8 @@ export class RunLibrary {
   /** True for runs whose tutor is played by a person (they resume in the Play view). */
   isPlayed(r: StoredRun): boolean {
     const name = r.record?.tutor.name ?? r.runId.split('__')[1];
-    return TUTORS.get(name ?? '')?.needs.includes('human') ?? false;
+    // An MCP agent's turns are held from outside too, but by the agent through serve-mcp, never in the Play view.
+    return name !== 'mcp' && (TUTORS.get(name ?? '')?.needs.includes('human') ?? false);
   }
 
   async #finishStored(rec: StoredRun, stored: readonly TraceEvent[]): Promise<LiveRun> {
@@ -421,6 +451,7 @@ export class RunLibrary {
   }
 
   #execute(rec: StoredRun, record: RunRecord, stored: readonly TraceEvent[] | null): LiveRun {
+    if (record.tutor.name === 'mcp') throw new Error('an MCP agent tutors through `npm run cli -- serve-mcp`, not in the page: continue its run with `npm run cli -- serve-mcp --resume <trace>` and import the trace');
     const played = TUTORS.get(record.tutor.name)?.needs.includes('human') ?? false;
     if (played && this.play?.active) throw new Error('a played run is already open in this tab: finish or stop it first');
     const live = played ? new PlayRun(rec.key, effectiveScenario(record).horizonDays) : new LiveRun(rec.key, effectiveScenario(record).horizonDays);
@@ -440,13 +471,20 @@ export class RunLibrary {
       const buffer: TraceEvent[] = [];
       let writes = Promise.resolve();
       let writeError: unknown = null;
+      // Events stored for this run (seq below this), so the record never claims more than storage holds.
+      let storedTo = keep;
       const flush = () => {
         const batch = buffer.splice(0);
-        if (batch.length === 0) return;
+        // After the first failed write nothing more is written (or spent): the run is being stopped.
+        if (batch.length === 0 || writeError) return;
         writes = writes
-          .then(() => this.store.appendEvents(rec.key, batch))
+          .then(async () => {
+            if (writeError) return;
+            await this.store.appendEvents(rec.key, batch);
+            storedTo = batch[batch.length - 1]!.seq + 1;
+          })
           .catch((e: unknown) => {
-            // Nothing more is spent on a run that can no longer be stored.
+            // Nothing more is spent on a run that can no longer be stored: it stops at once.
             writeError ??= e;
             live.abort.abort();
           });
@@ -510,18 +548,44 @@ export class RunLibrary {
         flush();
         await writes;
         rec.status = 'failed';
-        rec.events = seen;
-        rec.error = errorMessage(writeError ?? e) || 'failed without a message';
+        if (writeError) {
+          // The first failed write stopped the run: the record says what storage holds, and why.
+          const full = isQuotaError(writeError);
+          const text = storageErrorText(writeError);
+          rec.endReason = full ? 'storage_full' : 'internal_error';
+          rec.events = storedTo;
+          const kept = [...(stored ?? []).slice(0, keep), ...(res?.events ?? []).slice(keep, storedTo)];
+          rec.report = kept.length === storedTo && storedTo > 0 ? scoreTrace(kept) : null;
+          delete rec.digest;
+          rec.error = full
+            ? `storage_full: this site's storage is full (${text}); the run was stopped at its first failed write, with ${storedTo} of ${seen} events stored. Delete runs to free space, then Resume continues it.`
+            : `the run's events could not be stored (${text}); it was stopped at the first failed write, with ${storedTo} of ${seen} events stored`;
+          live.progressText = full ? 'Stopped: storage_full' : 'Failed';
+          live.error = `The run could not be stored and was stopped: ${rec.error}`;
+        } else {
+          rec.events = seen;
+          rec.error = storageErrorText(e);
+          live.error = `The run failed: ${rec.error}. The events recorded so far are kept.`;
+          live.progressText = 'Failed';
+        }
         live.state = 'failed';
-        live.error = writeError ? `The run could not be stored and was stopped: ${rec.error}. The events stored before are kept.` : `The run failed: ${rec.error}. The events recorded so far are kept.`;
-        live.progressText = 'Failed';
       } finally {
         for (const t of held) this.#tracers.release(t);
       }
       try {
         await this.store.putRun(rec);
       } catch (e) {
-        live.error = `Could not save the run: ${errorMessage(e) || 'no reason given'}`;
+        // A full storage may refuse the record with its report: the smallest record that says how the run ended is tried next.
+        const slim: StoredRun = { ...rec, report: null };
+        delete slim.digest;
+        try {
+          await this.store.putRun(slim);
+          Object.assign(rec, { report: null });
+          delete rec.digest;
+          live.error = `${live.error ? `${live.error} ` : ''}The run's score report could not be stored (${storageErrorText(e)}); it is computed again when the run is opened.`;
+        } catch (e2) {
+          live.error = `${live.error ? `${live.error} ` : ''}Could not save the run's record (${storageErrorText(e2)}); after a reload it shows as interrupted, with the events stored so far.`;
+        }
       }
       this.runs = this.runs.map((r) => (r.key === rec.key ? { ...rec } : r));
       this.#changed();
@@ -531,7 +595,7 @@ export class RunLibrary {
       (out) => live.resolveDone(out),
       (e: unknown) => {
         live.state = 'failed';
-        live.error = errorMessage(e);
+        live.error = `The run could not start: ${storageErrorText(e)}`;
         live.progressText = 'Failed';
         live.resolveDone(rec);
       },
@@ -721,7 +785,7 @@ export class RunLibrary {
       bench = next;
       lb.bench = next;
       this.benchmarks = [next, ...this.benchmarks.filter((b) => b.id !== next.id)];
-      saving = saving.then(() => this.store.putBenchmark(next)).catch((e: unknown) => void (lb.error = `Could not save the benchmark: ${errorMessage(e)}`));
+      saving = saving.then(() => this.store.putBenchmark(next)).catch((e: unknown) => void (lb.error = `Could not save the benchmark: ${storageErrorText(e)}`));
     };
     const run = async () => {
       save(bench);

@@ -78,6 +78,12 @@ describe('facts of a stored run', () => {
     expect(f.partial).toBe(false);
   });
 
+  it('an LLM student that writes its attempts (coupling student-attempts) says so in the voice fact', () => {
+    const voice = { kind: 'llm', provider: 'local', model: 'llama3.1:8b' } as const;
+    expect(runFacts(made({ rec: { voice, coupling: 'student-attempts' } })).values.voice).toBe('llm: llama3.1:8b (writes its attempts)');
+    expect(runFacts(made({ rec: { voice, coupling: 'tracer-decides' } })).values.voice).toBe('llm: llama3.1:8b');
+  });
+
   it('a rule-based tutor has no model or harness: n/a, not unknown', () => {
     const f = runFacts(made());
     expect([f.values.model, f.values.harness, f.values.provider, f.values.voice]).toEqual([NOT_APPLICABLE, NOT_APPLICABLE, NOT_APPLICABLE, 'templates']);

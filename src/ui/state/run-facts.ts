@@ -150,7 +150,8 @@ export function runFacts(r: StoredRun, ctx: FactContext = {}): RunFacts {
     schedule = s.schedule.name;
     ability = s.learner.ability;
     days = String(s.horizonDays);
-    voice = rec.voice.kind === 'templates' ? 'templates' : `llm: ${rec.voice.model}`;
+    // A voice that also writes the graded attempts (coupling student-attempts) says so: its runs are not comparable with the others'.
+    voice = rec.voice.kind === 'templates' ? 'templates' : `llm: ${rec.voice.model}${s.learner.coupling === 'student-attempts' ? ' (writes its attempts)' : ''}`;
   } else {
     // A library scenario's id is <persona>--<schedule>.
     const m = /^(.+)--(.+)$/.exec(r.scenarioId);

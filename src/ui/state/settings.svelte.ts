@@ -1,10 +1,11 @@
 /**
  * LLM settings (rune class): providers with keys, the judge panel, the student voice. Persisted
- * in this browser's localStorage only (src/adapters/browser/llm-settings.ts).
+ * in this browser only: localStorage, with the keys there or in this tab's sessionStorage as the
+ * user chooses (src/adapters/browser/llm-settings.ts).
  */
 import { errorMessage, HARNESS_NAMES, RUBRIC_IDS, type RubricId } from '../../core/index';
 import { ProviderSchema, panelWarnings, type PanelConfig } from '../../adapters/llm/config';
-import { clientFor, emptySettings, loadSettings, saveSettings, type LlmSettingsData } from '../../adapters/browser/llm-settings';
+import { clientFor, emptySettings, loadSettings, saveSettings, type KeyStorageMode, type LlmSettingsData } from '../../adapters/browser/llm-settings';
 
 export interface ProviderForm {
   name: string;
@@ -96,6 +97,13 @@ export class LlmSettings {
     this.data.panel.temperature = temperature;
     this.data.panel.rubrics = rubrics.length ? rubrics : [...RUBRIC_IDS];
     this.#save('Saved the panel settings.');
+  }
+
+  /** Where the keys are kept: on this device (localStorage) or for this session only (this tab's sessionStorage). */
+  setKeyStorage(mode: KeyStorageMode): void {
+    if (this.data.keyStorage === mode) return;
+    this.data.keyStorage = mode;
+    this.#save(mode === 'device' ? 'Keys are remembered on this device (localStorage) until you remove their provider.' : 'Keys are kept for this session only: they are forgotten when this tab closes, and removed from this device.');
   }
 
   setVoice(provider: string | null, model: string): void {

@@ -17,7 +17,7 @@
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { ENGINE_VERSION, ScenarioError, TUTORS, effectiveScenario, errorMessage, formatSweepSummary, planSweep, summarizeRun, summarizeSweep, tutorEntryIn, tutorLabel, type EventOf, type RunRecord, type RunSummary, type Scenario, type SweepBase, type SweepJob, type SweepSummary } from '../../../core/index';
+import { ENGINE_VERSION, ScenarioError, TUTORS, effectiveScenario, errorMessage, formatSweepSummary, planSweep, summarizeRun, summarizeSweep, tutorEntryIn, tutorLabel, type EventOf, type RunRecord, type RunSummary, type Scenario, type SweepBase, type SweepJob, type SweepSummary, type VoiceSpec, voiceLabel } from '../../../core/index';
 import { loadScenarioFile, writeFileAtomic } from '../files';
 import { readStoredTrace } from '../trace-file';
 import { runJobs, type JobResult } from './pool';
@@ -38,6 +38,11 @@ export interface NodeSweepOptions {
   base: Omit<SweepBase, 'tutor'> & Partial<Pick<SweepBase, 'tutor'>>;
   /** Several tutors: every tutor × scenario × seed (tutor-major). Default: [base.tutor]. */
   tutors?: readonly SweepTutor[];
+  /**
+   * Several student voices (e.g. one LLM student per model): every tutor × voice × scenario × seed,
+   * and the summary reports each tutor once per voice ("<tutor> · <voice>"). Default: [base.voice].
+   */
+  voices?: readonly VoiceSpec[];
   /** null: each scenario's own seed. */
   seeds: readonly number[] | null;
   /** Worker threads for CPU-bound runs (built-in tutors with the template voice). */
@@ -92,7 +97,7 @@ function differences(have: unknown, want: unknown, path: string, out: string[], 
 }
 
 /** What in a stored run_start differs from the run this sweep would start for `record` (empty: the same run). */
-function startMismatch(start: EventOf<'run_start'>, record: RunRecord): string[] {
+export function startMismatch(start: EventOf<'run_start'>, record: RunRecord): string[] {
   const want = {
     engine: ENGINE_VERSION,
     scenario: effectiveScenario(record),
@@ -134,13 +139,14 @@ const labelOf = (t: SweepTutor): string => tutorLabel({ name: t.name, config: tu
  * Every tutor × scenario × seed (tutor-major), indexed in that order. Identical tutors count once;
  * run ids must differ (they are file names: compared ignoring case).
  */
-export function planTutorSweep(scenarios: readonly { scenario: Scenario; source: string }[], base: NodeSweepOptions['base'], tutors: readonly SweepTutor[], seeds: readonly number[] | null): SweepJob[] {
+export function planTutorSweep(scenarios: readonly { scenario: Scenario; source: string }[], base: NodeSweepOptions['base'], tutors: readonly SweepTutor[], seeds: readonly number[] | null, voices?: readonly VoiceSpec[]): SweepJob[] {
   const seen = new Set<string>();
   const distinct = tutors.filter((t) => {
     const k = JSON.stringify([t.name, tutorEntryIn(TUTORS, t.name).parseConfig(t.config)]);
     return seen.has(k) ? false : (seen.add(k), true);
   });
-  const jobs = distinct.flatMap((tutor) => planSweep(scenarios, { ...base, tutor }, seeds)).map((j, index) => ({ ...j, index }));
+  const vs = voices?.length ? voices : [base.voice ?? { kind: 'templates' as const }];
+  const jobs = distinct.flatMap((tutor) => vs.flatMap((voice) => planSweep(scenarios, { ...base, tutor, voice }, seeds))).map((j, index) => ({ ...j, index }));
   const ids = new Map<string, SweepJob>();
   for (const j of jobs) {
     const prev = ids.get(j.runId.toLowerCase());
@@ -150,11 +156,32 @@ export function planTutorSweep(scenarios: readonly { scenario: Scenario; source:
   return jobs;
 }
 
+/**
+ * The summary of a sweep's results, and (with outDir) summary.json and summary.txt: shared by the
+ * local sweep and the queue-backed one (adapters/node/queue), so both write the same files.
+ */
+export function sweepSummaryOutputs(o: { tutors: readonly SweepTutor[]; voices?: readonly VoiceSpec[]; seeds: readonly number[] | null; jobs: readonly SweepJob[]; results: readonly JobResult[]; outDir: string | null }): { runs: RunSummary[]; summary: SweepSummary } {
+  const { tutors, jobs, results } = o;
+  const byVoice = (o.voices?.length ?? 0) > 1;
+  const summaryLabel = (record: RunRecord): string => (byVoice ? `${labelOf(record.tutor)} · ${voiceLabel(record.voice)}` : labelOf(record.tutor));
+  // Several voices: the summary reports each tutor once per voice (results by student model).
+  const runs = results.flatMap((r) => (r.summary ? [byVoice ? { ...r.summary, tutor: summaryLabel(r.job.record) } : r.summary] : []));
+  const labels = byVoice ? jobs.map((j) => summaryLabel(j.record)) : tutors.map(labelOf);
+  const summary = summarizeSweep(runs, { tutors: [...new Set(labels)], unfinished: results.filter((r) => !r.summary).map((r) => ({ runId: r.job.runId, tutor: summaryLabel(r.job.record) })) });
+  if (o.outDir) {
+    const errors = results.filter((r) => r.error).map((r) => ({ runId: r.job.runId, error: r.error }));
+    const given = [...new Map(tutors.map((t) => [JSON.stringify([t.name, tutorEntryIn(TUTORS, t.name).parseConfig(t.config)]), { name: t.name, config: t.config }])).values()];
+    writeFileAtomic(join(o.outDir, 'summary.json'), JSON.stringify({ ...(given.length === 1 ? { tutor: given[0] } : {}), tutors: given, ...(byVoice ? { voices: o.voices!.map(voiceLabel) } : {}), seeds: o.seeds, scenarios: [...new Set(jobs.map((j) => j.record.source))], summary, runs, errors }, null, 2) + '\n');
+    writeFileAtomic(join(o.outDir, 'summary.txt'), formatSweepSummary(summary) + '\n');
+  }
+  return { runs, summary };
+}
+
 export async function runNodeSweep(o: NodeSweepOptions): Promise<NodeSweepResult> {
   if (o.resume && !o.outDir) throw new Error('sweep --resume needs the output directory of the sweep to resume (--out)');
   const tutors = o.tutors ?? (o.base.tutor ? [{ name: o.base.tutor.name, config: o.base.tutor.config ?? {} }] : []);
   if (tutors.length === 0) throw new Error('a sweep needs a tutor');
-  const jobs = planTutorSweep(loadScenarios(o.files), o.base, tutors, o.seeds);
+  const jobs = planTutorSweep(loadScenarios(o.files), o.base, tutors, o.seeds, o.voices);
   const traceDir = o.outDir ? join(o.outDir, 'traces') : null;
   if (traceDir) mkdirSync(traceDir, { recursive: true });
   const t0 = performance.now();
@@ -180,14 +207,8 @@ export async function runNodeSweep(o: NodeSweepOptions): Promise<NodeSweepResult
   ]);
   const wallMs = performance.now() - t0;
   const results = [...skipped, ...inThreads, ...inAsync].sort((a, b) => a.job.index - b.job.index);
-  const runs = results.flatMap((r) => (r.summary ? [r.summary] : []));
-  const labels = tutors.map(labelOf);
-  const summary = summarizeSweep(runs, { tutors: [...new Set(labels)], unfinished: results.filter((r) => !r.summary).map((r) => ({ runId: r.job.runId, tutor: labelOf(r.job.record.tutor) })) });
+  const { runs, summary } = sweepSummaryOutputs({ tutors, ...(o.voices ? { voices: o.voices } : {}), seeds: o.seeds, jobs, results, outDir: o.outDir });
   if (o.outDir) {
-    const errors = results.filter((r) => r.error).map((r) => ({ runId: r.job.runId, error: r.error }));
-    const given = [...new Map(tutors.map((t) => [JSON.stringify([t.name, tutorEntryIn(TUTORS, t.name).parseConfig(t.config)]), { name: t.name, config: t.config }])).values()];
-    writeFileAtomic(join(o.outDir, 'summary.json'), JSON.stringify({ ...(given.length === 1 ? { tutor: given[0] } : {}), tutors: given, seeds: o.seeds, scenarios: [...new Set(jobs.map((j) => j.record.source))], summary, runs, errors }, null, 2) + '\n');
-    writeFileAtomic(join(o.outDir, 'summary.txt'), formatSweepSummary(summary) + '\n');
     const asyncIds = new Set(inAsync.map((r) => r.job.index));
     writeFileAtomic(join(o.outDir, 'timing.json'), JSON.stringify({ threads: o.threads, concurrency, wallMs: Math.round(wallMs), runs: results.map((r) => ({ runId: r.job.runId, ms: Math.round(r.ms), ...(asyncIds.has(r.job.index) ? { async: true } : {}), ...(r.skipped ? { skipped: true } : {}), ...(r.replayed ? { replayed: r.replayed } : {}) })) }, null, 2) + '\n');
   }

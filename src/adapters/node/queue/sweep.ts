@@ -1,0 +1,153 @@
+/**
+ * The sweep's side of a queue-backed sweep: enqueue one BullMQ job per run record (job id = run
+ * id: enqueueing the same sweep again adds nothing), show the queue's progress, wait for every run
+ * to be completed or to have failed for good, and collect the traces from the shared directory
+ * into the same summary.json / summary.txt a local sweep writes (sweepSummaryOutputs), plus a
+ * timing.json naming the worker of each run. Workers: worker.ts.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { Queue, type Job, type JobType } from 'bullmq';
+import { summarizeRun, type SweepJob, type VoiceSpec } from '../../../core/index';
+import { readStoredTrace } from '../trace-file';
+import { writeFileAtomic } from '../files';
+import { sweepSummaryOutputs, type NodeSweepResult, type SweepTutor } from '../sweep/run-sweep';
+import type { JobResult } from '../sweep/pool';
+import { connectRedis, type QueueTarget, type RunJobData, type RunJobResult } from './connection';
+
+export interface EnqueueOptions {
+  /** Tries per run before it fails for good (default 3); each retry resumes the partial trace. */
+  attempts?: number;
+  /** Backoff before a retry: backoffMs × 2^(tries so far − 1) (default 5 000 ms). */
+  backoffMs?: number;
+}
+
+export function openQueue(t: QueueTarget): Queue<RunJobData, RunJobResult> {
+  return new Queue<RunJobData, RunJobResult>(t.name, { connection: connectRedis(t.url) });
+}
+
+/**
+ * Adds the runs that are not in the queue yet; a run id already there with another run record (a
+ * different sweep using the same queue) is refused before anything is added.
+ * Returns how many were added and how many were there already.
+ */
+export async function enqueueRuns(t: QueueTarget, jobs: readonly SweepJob[], o: EnqueueOptions = {}): Promise<{ added: number; existing: number }> {
+  const q = openQueue(t);
+  try {
+    const have = await Promise.all(jobs.map((j) => q.getJob(j.runId)));
+    const clash = jobs.find((j, i) => have[i] && JSON.stringify(have[i]!.data.record) !== JSON.stringify(j.record));
+    if (clash) throw new Error(`queue "${t.name}" already holds a different run with the id ${clash.runId} (another sweep's options); use another --queue-name, or remove the old jobs`);
+    const todo = jobs.filter((_, i) => !have[i]);
+    const attempts = Math.max(1, o.attempts ?? 3);
+    for (let i = 0; i < todo.length; i += 1000)
+      await q.addBulk(
+        todo.slice(i, i + 1000).map((j) => ({
+          name: 'run',
+          data: { runId: j.runId, index: j.index, record: j.record },
+          opts: { jobId: j.runId, attempts, backoff: { type: 'exponential', delay: o.backoffMs ?? 5_000 }, removeOnComplete: false, removeOnFail: false },
+        })),
+      );
+    return { added: todo.length, existing: jobs.length - todo.length };
+  } finally {
+    await q.close();
+  }
+}
+
+export interface QueueStatus {
+  counts: Record<string, number>;
+  active: { runId: string; day: number | null; worker: string | null; attempt: number }[];
+  failed: { runId: string; reason: string; attempts: number }[];
+  /** Runs waiting for a retry (backoff). */
+  retrying: { runId: string; reason: string; attempts: number }[];
+}
+
+const STATES: JobType[] = ['waiting', 'prioritized', 'delayed', 'active', 'completed', 'failed', 'paused'];
+
+/** The queue's counts, the runs under way (day reached, worker) and the runs that failed, with their reasons. */
+export async function queueStatus(t: QueueTarget, max = 20): Promise<QueueStatus> {
+  const q = openQueue(t);
+  try {
+    const counts = (await q.getJobCounts(...STATES)) as Record<string, number>;
+    const progress = (j: Job) => (j.progress && typeof j.progress === 'object' ? (j.progress as { day?: number; worker?: string }) : {});
+    const active = (await q.getJobs(['active'], 0, max - 1)).map((j) => ({ runId: j.id!, day: progress(j).day ?? null, worker: progress(j).worker ?? null, attempt: j.attemptsMade + 1 }));
+    const failed = (await q.getJobs(['failed'], 0, max - 1)).map((j) => ({ runId: j.id!, reason: j.failedReason, attempts: j.attemptsMade }));
+    const retrying = (await q.getJobs(['delayed'], 0, max - 1)).map((j) => ({ runId: j.id!, reason: j.failedReason, attempts: j.attemptsMade }));
+    return { counts, active, failed, retrying };
+  } finally {
+    await q.close();
+  }
+}
+
+export function formatQueueStatus(t: QueueTarget, s: QueueStatus): string {
+  const c = (k: string) => s.counts[k] ?? 0;
+  const total = STATES.reduce((n, k) => n + c(k), 0);
+  const lines = [
+    `queue ${t.name} at ${t.url.replace(/\/\/[^@/]*@/, '//…@')}: ${total} runs: ${c('completed')} completed, ${c('active')} running, ${c('waiting') + c('prioritized') + c('paused')} waiting, ${c('delayed')} waiting to retry, ${c('failed')} failed`,
+    ...s.active.map((a) => `  running  ${a.runId}: day ${a.day ?? '?'}, attempt ${a.attempt}${a.worker ? `, on ${a.worker}` : ''}`),
+    ...s.retrying.map((a) => `  retrying ${a.runId} after ${a.attempts} failed attempt${a.attempts === 1 ? '' : 's'}: ${a.reason}`),
+    ...s.failed.map((a) => `  FAILED   ${a.runId} after ${a.attempts} attempt${a.attempts === 1 ? '' : 's'}: ${a.reason}`),
+  ];
+  return lines.join('\n');
+}
+
+/**
+ * Waits until every run of `runIds` is completed or failed for good, polling the queue; calls
+ * `onProgress` with the counts whenever they change. Returns early (false) when the signal aborts.
+ */
+export async function waitForRuns(t: QueueTarget, runIds: readonly string[], o: { pollMs?: number; signal?: AbortSignal; onProgress?: (done: number, failed: number, total: number) => void } = {}): Promise<boolean> {
+  const q = openQueue(t);
+  const pollMs = o.pollMs ?? Math.min(10_000, Math.max(500, runIds.length));
+  let last = '';
+  try {
+    for (;;) {
+      const states = await Promise.all(runIds.map((id) => q.getJobState(id)));
+      const done = states.filter((s) => s === 'completed').length;
+      const failed = states.filter((s) => s === 'failed').length;
+      const key = `${done}/${failed}`;
+      if (key !== last) o.onProgress?.(done, failed, runIds.length);
+      last = key;
+      if (done + failed === runIds.length) return true;
+      if (o.signal?.aborted) return false;
+      await new Promise<void>((r) => {
+        const timer = setTimeout(r, pollMs);
+        o.signal?.addEventListener('abort', () => (clearTimeout(timer), r()), { once: true });
+      });
+    }
+  } finally {
+    await q.close();
+  }
+}
+
+/**
+ * The summary of a queue-backed sweep from the shared directory: each completed run's trace is
+ * read from <outDir>/traces and summarised as a local sweep does; a failed run is listed with the
+ * reason it failed; a run neither completed nor failed yet counts as not finished.
+ */
+export async function collectQueuedSweep(t: QueueTarget, o: { outDir: string; jobs: readonly SweepJob[]; tutors: readonly SweepTutor[]; voices?: readonly VoiceSpec[]; seeds: readonly number[] | null; wallMs: number }): Promise<NodeSweepResult & { workers: Record<string, string> }> {
+  const q = openQueue(t);
+  const workers: Record<string, string> = {};
+  let results: JobResult[];
+  try {
+    const queued = await Promise.all(o.jobs.map((j) => q.getJob(j.runId)));
+    results = await Promise.all(
+      o.jobs.map(async (job, i): Promise<JobResult> => {
+        const qj = queued[i];
+        const state = qj ? await qj.getState() : 'missing';
+        const path = join(o.outDir, 'traces', `${job.runId}.jsonl`);
+        if (state === 'completed' && qj?.returnvalue && existsSync(path)) {
+          const r = qj.returnvalue;
+          workers[job.runId] = r.worker;
+          return { job, summary: summarizeRun(readStoredTrace(path).events, job.record.source), error: null, ms: r.ms, replayed: r.replayed };
+        }
+        if (state === 'completed') return { job, summary: null, error: `completed in the queue, but ${path} is missing: is --out the directory the workers write to?`, ms: 0, replayed: 0 };
+        if (state === 'failed') return { job, summary: null, error: qj?.failedReason || 'failed', ms: 0, replayed: 0 };
+        return { job, summary: null, error: `not finished (${state} in the queue)`, ms: 0, replayed: 0 };
+      }),
+    );
+  } finally {
+    await q.close();
+  }
+  const { runs, summary } = sweepSummaryOutputs({ tutors: o.tutors, ...(o.voices ? { voices: o.voices } : {}), seeds: o.seeds, jobs: o.jobs, results, outDir: o.outDir });
+  writeFileAtomic(join(o.outDir, 'timing.json'), JSON.stringify({ queue: t.name, wallMs: Math.round(o.wallMs), runs: results.map((r) => ({ runId: r.job.runId, ms: Math.round(r.ms), ...(workers[r.job.runId] ? { worker: workers[r.job.runId] } : {}), ...(r.replayed ? { replayed: r.replayed } : {}) })) }, null, 2) + '\n');
+  return { jobs: [...o.jobs], results, runs, summary, wallMs: o.wallMs, workers };
+}
