@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm test`: type-check, unit tests (vitest) and end-to-end journeys (Playwright, real Chromium).
-// Installs Debian's chromium first when no browser is found and it can (root or passwordless sudo).
+// Installs Debian's chromium (and redis-server) first when they are missing and it can (root or passwordless sudo).
 // Ends with one line "N passed, N failed" and a non-zero exit code when anything failed.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
@@ -20,7 +20,25 @@ function ensureChromium() {
   return apt(['update', '-qq']) === 0 && apt(['install', '-y', '-qq', 'chromium']) === 0 && existsSync('/usr/bin/chromium');
 }
 
+// redis-server for the queue-backed sweep's test (src/adapters/node/queue/queue-sweep.test.ts starts and stops its own):
+// installed before the unit tests when it can be, in one apt-get with chromium when that is missing too.
+function ensureRedis() {
+  const has = (cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`]).status === 0;
+  if (has('redis-server')) return;
+  const isRoot = process.getuid?.() === 0;
+  const sudo = isRoot ? [] : spawnSync('sudo', ['-n', 'true']).status === 0 ? ['sudo'] : null;
+  if (!sudo) {
+    console.error('No redis-server found: the queue-backed sweep test will fail. Install it (Debian/Ubuntu: sudo apt-get install -y redis-server).');
+    return;
+  }
+  const pkgs = ['redis-server', ...(process.env.CHROMIUM_PATH || existsSync('/usr/bin/chromium') ? [] : ['chromium'])];
+  console.log(`Installing Debian ${pkgs.join(' and ')} for the tests…`);
+  const apt = (args) => run(sudo[0] ?? 'apt-get', sudo.length ? ['apt-get', ...args] : args, { DEBIAN_FRONTEND: 'noninteractive' });
+  if (apt(['update', '-qq']) === 0) apt(['install', '-y', '-qq', ...pkgs]);
+}
+
 mkdirSync('test-results', { recursive: true });
+ensureRedis();
 let passed = 0;
 let failed = 0;
 

@@ -4,7 +4,7 @@
  * scripts/bench/llm.ts with fork(); sends { url } when listening, and answers "stats" with the
  * number of requests, the most that were in flight at once, the mean in flight (from
  * the first request to the last reply) and the share of
- * its lifetime its event loop was busy.
+ * its lifetime its event loop was busy; "reset" starts the counts afresh.
  */
 import { performance } from 'node:perf_hooks';
 import { policyReply, startMockOpenAi } from '../../src/testing/mock-openai-server';
@@ -38,5 +38,12 @@ const srv = await startMockOpenAi(async (body) => {
 process.on('message', (m) => {
   if (m === 'stats') process.send!({ requests, peak, meanInFlight: first === null ? 0 : area / (last - first), busy: performance.eventLoopUtilization().utilization });
   if (m === 'close') void srv.close().then(() => process.exit(0));
+  // A fresh count (bench:scale measures several sweeps against one server).
+  if (m === 'reset') {
+    requests = 0;
+    peak = 0;
+    area = 0;
+    first = null;
+  }
 });
 process.send!({ url: srv.url });

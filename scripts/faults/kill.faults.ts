@@ -6,12 +6,12 @@
  * the whole judged one. Crashed: the resume failed. Data lost: any other bytes.
  */
 import { afterAll, beforeAll, it } from 'vitest';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseJsonl } from '../../src/core/index';
-import { chat, policyReply, startMockOpenAi, type MockServer } from '../../src/testing/mock-openai-server';
+import { policyReply, startMockOpenAi, type MockServer } from '../../src/testing/mock-openai-server';
 import { newTally, note, rng, writeTallies } from './tally';
 
 const TRIALS = Number(process.env.FAULTS_KILL_TRIALS ?? 10);
@@ -25,6 +25,16 @@ beforeAll(async () => {
   srv = await startMockOpenAi();
 });
 afterAll(() => srv.close());
+
+/** Runs the CLI to its end (asynchronously: the panel's server answers from this process). */
+function cli(args: string[]): Promise<{ status: number | null; stderr: string }> {
+  return new Promise((resolve) => {
+    const p = spawn(process.execPath, [...CLI, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    p.stderr.on('data', (d) => (stderr += String(d)));
+    p.on('exit', (status) => resolve({ status, stderr }));
+  });
+}
 
 /** Starts the CLI, kills it with `signal` when `when()` says so (or lets it finish); resolves with how it ended. */
 async function killWhen(args: string[], when: () => boolean, signal: NodeJS.Signals): Promise<{ killed: boolean; code: number | null }> {
@@ -42,7 +52,7 @@ it(`kills at random points, then resume (${TRIALS} run kills, ${Math.ceil(TRIALS
   const judges = newTally('CLI judge killed while judging or writing');
   const dir = mkdtempSync(join(tmpdir(), 'educlaw-kill-'));
   const ref = join(dir, 'ref.jsonl');
-  const r0 = spawnSync(process.execPath, [...CLI, ...RUN, '--out', ref], { encoding: 'utf8' });
+  const r0 = await cli([...RUN, '--out', ref]);
   if (r0.status !== 0) throw new Error(`the reference run failed: ${r0.stderr}`);
   const reference = readFileSync(ref);
   const r = rng(4242);
@@ -56,7 +66,7 @@ it(`kills at random points, then resume (${TRIALS} run kills, ${Math.ceil(TRIALS
       note(runs, readFileSync(out).equals(reference) ? 'completed' : 'dataLost', `${why}: finished before the kill, different bytes`);
       continue;
     }
-    const res = spawnSync(process.execPath, [...CLI, 'run', '--resume', out, '--quiet'], { encoding: 'utf8' });
+    const res = await cli(['run', '--resume', out, '--quiet']);
     if (res.status !== 0) note(runs, 'crashed', `${why}: the resume exited ${res.status}: ${res.stderr.slice(0, 300)}`);
     else note(runs, readFileSync(out).equals(reference) ? 'clearError' : 'dataLost', `${why}: the resumed trace differs from the uninterrupted run`);
   }
@@ -64,23 +74,24 @@ it(`kills at random points, then resume (${TRIALS} run kills, ${Math.ceil(TRIALS
   // judge: a panel whose replies take 30 ms, killed at a random moment.
   const panel = join(dir, 'panel.yaml');
   writeFileSync(panel, `providers:\n  - name: local\n    baseURL: ${srv.url}\n    backoffMs: 1\njudges:\n  - { provider: local, model: judge-4, family: a }\n  - { provider: local, model: judge-3, family: b }\ndaysPerRun: null\n`);
-  srv.setHandler(async (body, n, h) => ({ kind: 'delay', ms: 30, then: policyReply(body, n, h) }));
-  void chat;
+  srv.setHandler(async (body) => ({ kind: 'delay', ms: 30, then: policyReply(body) }));
   const original = readFileSync(ref);
   const judgedRef = join(dir, 'judged-ref.jsonl');
   copyFileSync(ref, judgedRef);
-  const j0 = spawnSync(process.execPath, [...CLI, 'judge', judgedRef, '--panel', panel], { encoding: 'utf8' });
+  const t0 = Date.now();
+  const j0 = await cli(['judge', judgedRef, '--panel', panel]);
+  const j0Ms = Date.now() - t0;
   if (j0.status !== 0) throw new Error(`the reference judging failed: ${j0.stderr}`);
   const judged = readFileSync(judgedRef);
-  const j0Ms = 1000 * Number(process.env.FAULTS_JUDGE_SECONDS ?? 6);
   for (let k = 0; k < Math.ceil(TRIALS / 2); k++) {
     const f = join(dir, `judge-${k}.jsonl`);
     copyFileSync(ref, f);
-    const at = Date.now() + 1500 + r() * j0Ms;
+    const started = Date.now();
+    const at = started + r() * j0Ms;
     const { killed } = await killWhen(['judge', f, '--panel', panel], () => Date.now() >= at, 'SIGKILL');
     const now = readFileSync(f);
     const whole = now.equals(original) || now.equals(judged);
-    if (!whole) note(judges, 'dataLost', `killed after ${Math.round(at % 100000)} ms: the file is neither the old trace nor the judged one (${now.length} bytes)`);
+    if (!whole) note(judges, 'dataLost', `killed after ${at - started} ms: the file is neither the old trace nor the judged one (${now.length} bytes)`);
     else {
       parseJsonl(now.toString('utf8'), f);
       note(judges, killed ? 'clearError' : 'completed');

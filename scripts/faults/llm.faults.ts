@@ -77,13 +77,13 @@ it(`LLM fault campaign: ${RUNS} runs, then judging`, async () => {
   for (let k = 0; k < RUNS; k++) {
     const rate = [0.05, 0.15, 0.3][k % 3]!;
     const names = [...Object.keys(TRANSPORT), ...Object.keys(MODEL)];
-    srv.setHandler((body, n, h) => {
+    srv.setHandler((body) => {
       if (r() < rate) {
         const f = names[Math.floor(r() * names.length)]!;
         faultCounts.set(f, (faultCounts.get(f) ?? 0) + 1);
         return (TRANSPORT[f] ?? MODEL[f])!(body);
       }
-      return policyReply(body, n, h);
+      return policyReply(body);
     });
     const harness = harnesses[k % 3]!;
     const record = runRecord({ scenario: onBkt(miniScenario()), tutor: { name: 'llm', config: llmTutorConfig({ harness, provider: 'mock', model: 'mock-tutor' }) }, seed: 1 + k });
@@ -145,13 +145,13 @@ it(`LLM fault campaign: ${RUNS} runs, then judging`, async () => {
   // Judging finished runs with judge faults (and transport faults) in a share of the replies.
   const jr = rng(2626);
   const jnames = [...Object.keys(JUDGE), '500', 'not JSON', 'choices: []'];
-  srv.setHandler((body, n, h) => {
+  srv.setHandler((body) => {
     if (jr() < 0.3) {
       const f = jnames[Math.floor(jr() * jnames.length)]!;
       faultCounts.set(f, (faultCounts.get(f) ?? 0) + 1);
       return (JUDGE[f] ?? TRANSPORT[f])!(body);
     }
-    return policyReply(body, n, h);
+    return policyReply(body);
   });
   for (const [k, events] of finished.slice(0, 12).entries()) {
     try {

@@ -1,9 +1,11 @@
 /** Where the fault campaigns put their tallies (one JSON file each), for scripts/faults/run.ts to print. */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { tmpdir } from 'node:os';
 import type { Tally } from '../../src/testing/fuzz';
 
-export const FAULTS_OUT = process.env.FAULTS_OUT ?? join(process.cwd(), 'test-results', 'faults');
+/** Not under test-results/: Playwright empties that folder when the XSS corpus starts. */
+export const FAULTS_OUT = process.env.FAULTS_OUT ?? join(tmpdir(), 'educlaw-faults');
 
 export function writeTallies(file: string, tallies: Tally[]): void {
   mkdirSync(FAULTS_OUT, { recursive: true });

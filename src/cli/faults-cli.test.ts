@@ -16,6 +16,8 @@ import { Command } from 'commander';
 import { registerScore } from './commands/score';
 import { registerJudge } from './commands/judge';
 import { registerReport } from './commands/report';
+import { registerRun } from './commands/run';
+import { registerSweep } from './commands/sweep';
 import { parseJsonl, toJsonl } from '../core/index';
 import { miniScenario, runWith } from '../testing/fixtures';
 import { startMockOpenAi, type MockServer } from '../testing/mock-openai-server';
@@ -67,6 +69,15 @@ describe('CLI readers refuse impossible traces, naming file, line and field', ()
     expect(readFileSync(bad, 'utf8')).toBe(text);
     await expect(cli(registerReport, ['report', dir, '--out', join(dir, 'report')])).rejects.toThrow(want);
     expect(existsSync(join(dir, 'report'))).toBe(false);
+  });
+});
+
+describe('unknown names are refused before anything runs', () => {
+  it('--tracer in run and sweep (it used to fail later, naming no file, field or line)', async () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'educlaw-tracer-')), 'never.jsonl');
+    await expect(cli(registerRun, ['run', '--tutor', 'planner', '--tracer', 'dkt', '--out', out])).rejects.toThrow(/'--tracer <name>' argument 'dkt' is invalid\. Allowed choices are akt, bkt/);
+    await expect(cli(registerSweep, ['sweep', '--scenarios', 'scenarios/default.yaml', '--tutor', 'planner', '--tracer', 'dkt', '--out', out])).rejects.toThrow(/Allowed choices are akt, bkt/);
+    expect(existsSync(out)).toBe(false);
   });
 });
 

@@ -14,21 +14,11 @@
  *   npm run cli -- serve-mcp [--scenario <file>] [--seed <n>] --out <trace.jsonl> [--transport stdio|http]   (an MCP agent is the tutor)
  *   npm run cli -- run --tutor http --agent-url <url> ...                                                (an agent behind a URL)
  *   npm run cli -- export-trajectories <dir|traces...> [--per turn|run] [--out <file.jsonl>]
+ *   npm run cli -- sweep ... --queue redis://host:port --out <shared dir>   (enqueue for workers; --status shows progress)
+ *   npm run worker -- --queue redis://host:port --out <shared dir> [--llm-config <file>]   (a worker of a queue-backed sweep)
  */
 import { Command } from 'commander';
-import { registerRun } from './commands/run';
-import { registerScore } from './commands/score';
-import { registerValidate } from './commands/validate';
-import { registerSchema } from './commands/schema';
-import { registerSweep } from './commands/sweep';
-import { registerPersonas } from './commands/personas';
-import { registerKt } from './commands/kt';
-import { registerCalibration } from './commands/calibration';
-import { registerItems } from './commands/items';
-import { registerJudge } from './commands/judge';
-import { registerReport } from './commands/report';
-import { registerServeMcp } from './commands/serve-mcp';
-import { registerExportTrajectories } from './commands/export-trajectories';
+import { registerCommands } from './command-table';
 
 // A closed pipe (e.g. `| head`) ends the command quietly.
 process.stdout.on('error', (e: NodeJS.ErrnoException) => {
@@ -39,20 +29,8 @@ process.stdout.on('error', (e: NodeJS.ErrnoException) => {
 const program = new Command();
 program.name('educlaw').description('EduClaw Lab: run tutors against a simulated learner for 30 virtual days, and score the traces.').showHelpAfterError();
 
-// One file per command under ./commands; register new commands here.
-registerRun(program);
-registerScore(program);
-registerValidate(program);
-registerSchema(program);
-registerSweep(program);
-registerPersonas(program);
-registerKt(program);
-registerCalibration(program);
-registerItems(program);
-registerJudge(program);
-registerReport(program);
-registerServeMcp(program);
-registerExportTrajectories(program);
+// One file per command under ./commands, listed in command-table.ts; only the command being run is loaded.
+await registerCommands(program, process.argv.slice(2));
 
 program.parseAsync(process.argv).catch((e: unknown) => {
   console.error(`error: ${e instanceof Error ? e.message : String(e)}`);

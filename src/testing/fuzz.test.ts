@@ -54,3 +54,23 @@ describe('more shrunk counterexamples', () => {
     expect(judgeScenario(text)).toEqual({ kind: 'clearError' });
   });
 });
+
+describe('a key that is a list or a map (found by the fuzzing: it was stringified with only a process warning)', () => {
+  it('is refused with its line and field', async () => {
+    const { parseScenario, ScenarioError } = await import('../core/index');
+    const { readFileSync } = await import('node:fs');
+    const { MINI_PATH } = await import('./fixtures');
+    const text = readFileSync(MINI_PATH, 'utf8').replace('seed: 7\n', 'seed: 7\n? [a, b]\n: 1\n');
+    const e = (() => {
+      try {
+        parseScenario(text, 'keys.yaml');
+      } catch (x) {
+        return x as InstanceType<typeof ScenarioError>;
+      }
+      throw new Error('accepted');
+    })();
+    expect(e).toBeInstanceOf(ScenarioError);
+    expect(e.issues[0]).toMatchObject({ line: text.split('\n').indexOf('? [a, b]') + 1, message: 'YAML: a key must be a plain name, not a list or a map' });
+    expect(e.issues[0]!.path).not.toBe('');
+  });
+});

@@ -106,7 +106,7 @@ function leafPaths(o: unknown, prefix: (string | number)[] = [], out: (string | 
 }
 function setAt(o: unknown, path: readonly (string | number)[], v: unknown, remove = false): unknown {
   if (path.length === 0) return v;
-  const copy: Record<string | number, unknown> = Array.isArray(o) ? [...(o as unknown[])] : { ...(o as object) };
+  const copy = (Array.isArray(o) ? [...(o as unknown[])] : { ...(o as object) }) as Record<string | number, unknown>;
   const [k, ...rest] = path as [string | number, ...(string | number)[]];
   if (rest.length === 0 && remove) {
     if (Array.isArray(copy)) (copy as unknown[]).splice(Number(k), 1);

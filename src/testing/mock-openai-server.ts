@@ -101,7 +101,8 @@ export async function startMockOpenAi(handler: Handler = policyReply): Promise<M
       let reply = await h(body, k, req.headers);
       while (reply.kind === 'delay') {
         await new Promise((r) => setTimeout(r, (reply as { ms: number }).ms));
-        if (res.destroyed || req.destroyed) return;
+        // The request itself is finished (destroyed) once its body is read: the connection is what counts.
+        if (res.destroyed || !res.socket || res.socket.destroyed) return;
         reply = reply.then;
       }
       if (res.destroyed) return;

@@ -1,7 +1,10 @@
-/** The AKT tracer in Node: onnxruntime-web's Node build (wasm, one thread) over the shipped model files. */
+/**
+ * The AKT tracer in Node: onnxruntime-web's Node build (wasm, one thread) over the shipped model
+ * files. onnxruntime-web is imported when a model is loaded, not with this module, so commands that
+ * never run AKT (help, score, validate, a BKT run) do not pay for loading it.
+ */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import * as ort from 'onnxruntime-web';
 import { AktTracer, type AktMeta } from '../../core/learner/kt/akt';
 import { SimError } from '../../core/index';
 import { createOrtAktBackend, type OrtAktBackend } from '../ort/akt-backend';
@@ -24,6 +27,7 @@ export async function loadNodeAkt(dir = DEFAULT_AKT_DIR, withFull = false): Prom
     if (e instanceof SimError) throw e;
     throw new SimError('TRACER_FAILED', `cannot load the AKT model: ${resolve(dir, 'meta.json')} is not valid JSON`);
   }
+  const ort = await import('onnxruntime-web');
   ort.env.wasm.numThreads = 1;
   const g = meta.graphs;
   const backend = await createOrtAktBackend(

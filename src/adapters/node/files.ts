@@ -16,8 +16,18 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MAX_SCENARIO_BYTES, ScenarioError, TraceParseError, TraceReader, parseScenario, type ParsedTrace, type Scenario, type TraceEvent } from '../../core/index';
 
-/** Repository root (where package.json, scenarios/ and public/ live). */
-export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+/**
+ * Repository root (where package.json, scenarios/ and public/ live): the nearest directory above
+ * this module with a package.json. This module runs from src/adapters/node/ (tsx) or bundled into
+ * dist-cli/ (npm run build:cli), so the root is not a fixed number of levels up.
+ */
+export const ROOT = ((): string => {
+  const here = dirname(fileURLToPath(import.meta.url));
+  for (let d = here; ; d = dirname(d)) {
+    if (fs.existsSync(join(d, 'package.json'))) return d;
+    if (dirname(d) === d) return resolve(here, '../../..');
+  }
+})();
 export const DEFAULT_SCENARIO_PATH = resolve(ROOT, 'scenarios/default.yaml');
 
 export function loadScenarioFile(path: string): Scenario {

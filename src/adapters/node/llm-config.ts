@@ -7,9 +7,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
-import { LlmError } from '../../core/index';
-import { LlmConfigSchema, ProviderSchema, findProvider, formatZodError, type LlmConfig, type PanelConfig, type ProviderConfig } from '../llm/config';
-import { OpenAiCompatClient } from '../llm/openai-compat';
+import { LlmError, type ChatRequest, type ChatResponse, type LlmClient } from '../../core/index';
+import { LlmConfigSchema, ProviderSchema, familyOf, findProvider, formatZodError, type LlmConfig, type PanelConfig, type ProviderConfig } from '../llm/config';
+import type { OpenAiCompatClient } from '../llm/openai-compat';
 
 export const DEFAULT_PROVIDER = 'default';
 
@@ -121,8 +121,39 @@ export function pickProvider(cfg: LlmConfig, name?: string): ProviderConfig {
   throw new LlmError('LLM_CONFIG', `several providers configured (${cfg.providers.map((p) => p.name).join(', ')}): choose one with --provider`);
 }
 
-export function makeClient(p: ProviderConfig, model: string, opts: { family?: string; env?: NodeJS.ProcessEnv } = {}): OpenAiCompatClient {
+/**
+ * The OpenAI-compatible client (adapters/llm/openai-compat.ts) for a provider and model, made at
+ * its first call: the SDK (openai) is imported then, not when the CLI or a sweep thread starts,
+ * so runs that never call a model do not load it. The key and the model are checked at once.
+ */
+class LazyOpenAiClient implements LlmClient {
+  readonly provider: string;
+  readonly model: string;
+  readonly family: string | null;
+  readonly #make: () => Promise<OpenAiCompatClient>;
+  #client: Promise<OpenAiCompatClient> | null = null;
+
+  constructor(p: ProviderConfig, model: string, opts: { apiKey?: string; family?: string }) {
+    if (!model) throw new LlmError('LLM_CONFIG', `provider ${p.name}: no model given`);
+    this.provider = p.name;
+    this.model = model;
+    this.family = familyOf(p, model, opts.family);
+    this.#make = async () => new (await import('../llm/openai-compat')).OpenAiCompatClient(p, model, opts);
+  }
+
+  chat(req: ChatRequest, signal?: AbortSignal): Promise<ChatResponse> {
+    this.#client ??= this.#make();
+    return this.#client.then((c) => c.chat(req, signal));
+  }
+
+  /** Keys never leave the object: not in JSON, not in console output. */
+  toJSON(): object {
+    return { provider: this.provider, model: this.model, family: this.family };
+  }
+}
+
+export function makeClient(p: ProviderConfig, model: string, opts: { family?: string; env?: NodeJS.ProcessEnv } = {}): LlmClient {
   const key = keyFor(p, opts.env);
-  return new OpenAiCompatClient(p, model, { ...(key ? { apiKey: key } : {}), ...(opts.family ? { family: opts.family } : {}) });
+  return new LazyOpenAiClient(p, model, { ...(key ? { apiKey: key } : {}), ...(opts.family ? { family: opts.family } : {}) });
 }
 

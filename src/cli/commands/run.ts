@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import { AUTOMATED_TUTORS, executeRun, formatAxisTable, recordFromTrace, runRecord, scoreTrace, type RunRecord, type RunResult, type TraceEvent } from '../../core/index';
+import { AUTOMATED_TUTORS, TRACER_NAMES, executeRun, formatAxisTable, recordFromTrace, runRecord, scoreTrace, type RunRecord, type RunResult, type TraceEvent } from '../../core/index';
 import { DEFAULT_SCENARIO_PATH, loadScenarioFile } from '../../adapters/node/files';
 import { nodeRunEnv } from '../../adapters/node/run-env';
 import { TraceAppender, resumeFile } from '../../adapters/node/trace-file';
@@ -27,7 +27,7 @@ export function registerRun(program: Command): void {
     .option('--scenario <file>', 'scenario YAML (default: the built-in scenarios/default.yaml)')
     .addOption(new Option('--tutor <name>', 'tutor; required unless --resume').choices([...AUTOMATED_TUTORS]))
     .option('--seed <n>', "seed (default: the scenario's)", int('--seed'))
-    .option('--tracer <name>', "knowledge tracer (default: the scenario's)")
+    .addOption(new Option('--tracer <name>', "knowledge tracer (default: the scenario's)").choices([...TRACER_NAMES]))
     .option('--horizon <days>', "days to run (default: the scenario's)", int('--horizon'))
     .option('--out <file>', 'trace file to write, JSONL appended event by event; required unless --resume')
     .option('--resume <trace>', 'resume the stopped or killed run in this trace file, appending to it; tutor, scenario and settings come from the trace (an LLM run needs its --llm-config again)')

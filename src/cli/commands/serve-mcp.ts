@@ -10,10 +10,10 @@
  * Over stdio, stdout is the MCP channel: everything else goes to stderr.
  */
 import { Option, type Command } from 'commander';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { formatSweepSummary, parseSeedList, planSweep, recordFromTrace, runRecord, summarizeRun, summarizeSweep, tutorLabel, type McpTutorConfig, type RunRecord, type Scenario, type VoiceSpec } from '../../core/index';
-import { DEFAULT_SCENARIO_PATH, loadScenarioFile } from '../../adapters/node/files';
+import { DEFAULT_SCENARIO_PATH, loadScenarioFile, writeFileAtomic } from '../../adapters/node/files';
 import { nodeRunEnv } from '../../adapters/node/run-env';
 import { readStoredTrace, resumeFile } from '../../adapters/node/trace-file';
 import { expandScenarioPaths } from '../../adapters/node/scenario-paths';
@@ -154,8 +154,8 @@ export function registerServeMcp(program: Command): void {
         const agent = host.agent;
         const label = agent ? tutorLabel({ name: 'mcp', config: agent }) : 'mcp';
         const summary = summarizeSweep(runs, { tutors: [label] });
-        writeFileSync(join(outDir, 'summary.json'), JSON.stringify({ tutor: agent ? { name: 'mcp', config: agent } : null, seeds: o.seeds ? parseSeedList(o.seeds) : null, summary, runs }, null, 2) + '\n');
-        writeFileSync(join(outDir, 'summary.txt'), formatSweepSummary(summary) + '\n');
+        writeFileAtomic(join(outDir, 'summary.json'), JSON.stringify({ tutor: agent ? { name: 'mcp', config: agent } : null, seeds: o.seeds ? parseSeedList(o.seeds) : null, summary, runs }, null, 2) + '\n');
+        writeFileAtomic(join(outDir, 'summary.txt'), formatSweepSummary(summary) + '\n');
         if (!o.quiet) console.error(formatSweepSummary(summary));
       }
       const incomplete = host.finished.filter((f) => f.reason !== 'horizon_reached');

@@ -1,7 +1,7 @@
 import { Option, type Command } from 'commander';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
-import { AUTOMATED_TUTORS, formatSweepSummary, parseSeedList, tutorLabel, type AbilityLevel } from '../../core/index';
+import { AUTOMATED_TUTORS, TRACER_NAMES, formatSweepSummary, parseSeedList, tutorLabel, type AbilityLevel } from '../../core/index';
 import { expandScenarioPaths } from '../../adapters/node/scenario-paths';
 import { DEFAULT_LLM_CONCURRENCY, needsModelClient, runNodeSweep } from '../../adapters/node/sweep/run-sweep';
 import { progressBar } from '../progress';
@@ -9,8 +9,9 @@ import { onStopSignals } from '../signals';
 import { int } from './common';
 import { addLlmOptions, collectTutor, learnerParts, sweepTutors, type SweepLlmCliOptions } from './llm-options';
 import { addAgentOptions, agentTutorConfigs, hasAgentOptions, type AgentCliOptions } from './agent-options';
+import { addQueueSweepOptions, queueStatusCommand, runQueuedSweep, type QueueSweepCliOptions } from './sweep-queue';
 
-interface SweepCliOptions extends SweepLlmCliOptions, AgentCliOptions {
+interface SweepCliOptions extends SweepLlmCliOptions, AgentCliOptions, QueueSweepCliOptions {
   scenarios: string[];
   tutor: string[];
   seeds?: string;
@@ -40,18 +41,24 @@ export function registerSweep(program: Command): void {
         'Built-in tutors with the template voice are CPU-bound and run in worker threads (--jobs); runs that wait on a model (an LLM tutor, or --voice llm) run as async runs in this process, --concurrency at once, under one limit per provider (its maxConcurrency, and maxRequestsPerMinute if set) shared by all of them.\n\n' +
         'Ctrl-C (or SIGTERM, SIGHUP) stops the sweep: runs in flight keep their partial traces, and the same command with --resume continues it. The exit code is 3 when any run failed or did not reach its horizon.',
     )
-    .requiredOption('--scenarios <paths...>', 'scenario files, directories, or patterns like "scenarios/*--after-school.yaml"')
-    .addOption(new Option('--tutor <name>', `tutor; repeatable (choices: ${AUTOMATED_TUTORS.join(', ')})`).argParser(collectTutor).makeOptionMandatory())
+    .option('--scenarios <paths...>', 'scenario files, directories, or patterns like "scenarios/*--after-school.yaml"')
+    .addOption(new Option('--tutor <name>', `tutor; repeatable (choices: ${AUTOMATED_TUTORS.join(', ')})`).argParser(collectTutor))
     .option('--seeds <list>', "seeds, e.g. 42 or 1,2,3 or 1-5 (default: each scenario's own seed)")
     .option('--jobs <n>', 'worker threads for CPU-bound runs (built-in tutors, template voice; default: the number of CPUs)', int('--jobs'))
     .option('--concurrency <n>', `runs that wait on a model (LLM tutor or voice) at once, as async runs in this process; the provider's maxConcurrency bounds their calls in flight`, positive('--concurrency'), DEFAULT_LLM_CONCURRENCY)
-    .requiredOption('--out <dir>', 'output directory: traces/<runId>.jsonl, summary.txt, summary.json, timing.json')
-    .option('--tracer <name>', "knowledge tracer for every run (default: each scenario's)")
+    .option('--out <dir>', 'output directory: traces/<runId>.jsonl, summary.txt, summary.json, timing.json')
+    .addOption(new Option('--tracer <name>', "knowledge tracer for every run (default: each scenario's)").choices([...TRACER_NAMES]))
     .addOption(new Option('--ability <level>', "ability level for every run (default: each scenario's)").choices(['low', 'average', 'high']))
     .option('--horizon <days>', "days per run (default: each scenario's)", int('--horizon'))
     .option('--resume', 'continue the sweep in --out (give the same options): keep complete traces, resume partial ones, run missing ones')
     .option('--quiet', 'no progress bar and no table on stdout');
-  addAgentOptions(addLlmOptions(cmd, { repeatable: true }), { repeatable: true }).action(async (o: SweepCliOptions) => {
+  addQueueSweepOptions(addAgentOptions(addLlmOptions(cmd, { repeatable: true }), { repeatable: true })).action(async (o: SweepCliOptions) => {
+    // --status reads a queue-backed sweep's progress and needs nothing else; every other sweep needs these three.
+    if (o.status) return queueStatusCommand(o);
+    for (const flags of ['--scenarios <paths...>', '--tutor <name>', '--out <dir>']) {
+      const opt = cmd.options.find((x) => x.flags === flags)!;
+      if (cmd.getOptionValue(opt.attributeName()) === undefined) cmd.error(`error: required option '${flags}' not specified`, { code: 'commander.missingMandatoryOptionValue' });
+    }
     const files = expandScenarioPaths(o.scenarios);
     const seeds = o.seeds ? parseSeedList(o.seeds) : null;
     const threads = Math.max(1, o.jobs ?? availableParallelism());
@@ -66,6 +73,15 @@ export function registerSweep(program: Command): void {
     const total = tutors.length * voices.length * perTutor;
     const modelRuns = tutors.reduce((n, t) => n + voices.filter((voice) => needsModelClient({ tutor: t, voice })).length, 0) * perTutor;
     const cpuRuns = total - modelRuns;
+    const base = {
+      voice: voices[0]!,
+      ...learner,
+      ...(o.tracer ? { tracer: o.tracer } : {}),
+      ...(o.ability ? { ability: o.ability } : {}),
+      ...(o.horizon !== undefined ? { horizonDays: o.horizon } : {}),
+    };
+    // --queue: enqueue the runs for workers on any machine (npm run worker), wait, collect the summary.
+    if (o.queue) return runQueuedSweep(o, { files, base, tutors, voices, seeds, total });
     const bar = o.quiet ? null : progressBar(total);
     if (!o.quiet) {
       const how = [...(cpuRuns ? [`${plural(cpuRuns, 'run')} on ${plural(Math.min(threads, cpuRuns), 'thread')}`] : []), ...(modelRuns ? [`${plural(modelRuns, 'LLM run')} ${Math.min(o.concurrency, modelRuns)} at a time`] : [])].join(', ');
@@ -80,13 +96,7 @@ export function registerSweep(program: Command): void {
     try {
       res = await runNodeSweep({
         files,
-        base: {
-          voice: voices[0]!,
-          ...learner,
-          ...(o.tracer ? { tracer: o.tracer } : {}),
-          ...(o.ability ? { ability: o.ability } : {}),
-          ...(o.horizon !== undefined ? { horizonDays: o.horizon } : {}),
-        },
+        base,
         tutors,
         voices,
         seeds,

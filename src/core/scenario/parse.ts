@@ -127,6 +127,20 @@ export function parseScenario(text: string, file = 'scenario.yaml'): Scenario {
       true,
     );
   }
+  // A key that is a list or a map (`? [a, b]: 1`) has no field name: refused where it is (it would be stringified silently).
+  let complexKey: { path: string; line: number; col: number } | null = null;
+  visit(doc, {
+    Pair(_key, pair) {
+      if (pair.key !== null && isNode(pair.key) && !isScalar(pair.key) && !isAlias(pair.key)) {
+        const at = pair.key.range ? pair.key.range[0] : 0;
+        const pos = lc.linePos(at);
+        complexKey = { path: pathAt(doc, at), line: pos.line, col: pos.col };
+        return visit.BREAK;
+      }
+      return undefined;
+    },
+  });
+  if (complexKey) throw new ScenarioError(file, [{ ...(complexKey as { path: string; line: number; col: number }), message: 'YAML: a key must be a plain name, not a list or a map' }], true);
   let js: unknown;
   try {
     js = doc.toJS({ maxAliasCount: MAX_SCENARIO_ALIASES });

@@ -6,8 +6,7 @@
 import { Redis } from 'ioredis';
 import type { RunRecord } from '../../../core/index';
 
-/** The queue's name when --queue-name is not given. */
-export const DEFAULT_QUEUE_NAME = 'educlaw-runs';
+export { DEFAULT_QUEUE_NAME } from './names';
 
 export interface QueueTarget {
   /** redis://[user:password@]host:port[/db] (rediss:// for TLS). */

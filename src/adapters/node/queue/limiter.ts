@@ -83,6 +83,7 @@ export async function withSharedSlot<T>(redis: Redis, p: Pick<ProviderConfig, 'n
   const holder = `${process.pid}:${randomBytes(6).toString('hex')}`;
   while ((await redis.eval(ACQUIRE, 1, keys.slots, p.maxConcurrency, leaseMs, holder)) !== 1) await sleep(pollMs + Math.random() * pollMs, signal);
   const renew = setInterval(() => void redis.eval(RENEW, 1, keys.slots, leaseMs, holder).catch(() => {}), Math.max(50, leaseMs / 3));
+  renew.unref();
   try {
     if (p.maxRequestsPerMinute) {
       const wait = Number(await redis.eval(PACE, 1, keys.pace, 60_000 / p.maxRequestsPerMinute));

@@ -22,8 +22,19 @@ export interface EnqueueOptions {
   backoffMs?: number;
 }
 
+/** The queue on a connection of its own; close() closes both (BullMQ leaves a connection it was given open). */
 export function openQueue(t: QueueTarget): Queue<RunJobData, RunJobResult> {
-  return new Queue<RunJobData, RunJobResult>(t.name, { connection: connectRedis(t.url) });
+  const redis = connectRedis(t.url);
+  const q = new Queue<RunJobData, RunJobResult>(t.name, { connection: redis });
+  const close = q.close.bind(q);
+  q.close = async () => {
+    try {
+      await close();
+    } finally {
+      redis.disconnect();
+    }
+  };
+  return q;
 }
 
 /**
@@ -61,7 +72,7 @@ export interface QueueStatus {
   retrying: { runId: string; reason: string; attempts: number }[];
 }
 
-const STATES: JobType[] = ['waiting', 'prioritized', 'delayed', 'active', 'completed', 'failed', 'paused'];
+const STATES: JobType[] = ['waiting', 'prioritized', 'delayed', 'active', 'completed', 'failed'];
 
 /** The queue's counts, the runs under way (day reached, worker) and the runs that failed, with their reasons. */
 export async function queueStatus(t: QueueTarget, max = 20): Promise<QueueStatus> {
@@ -82,7 +93,7 @@ export function formatQueueStatus(t: QueueTarget, s: QueueStatus): string {
   const c = (k: string) => s.counts[k] ?? 0;
   const total = STATES.reduce((n, k) => n + c(k), 0);
   const lines = [
-    `queue ${t.name} at ${t.url.replace(/\/\/[^@/]*@/, '//…@')}: ${total} runs: ${c('completed')} completed, ${c('active')} running, ${c('waiting') + c('prioritized') + c('paused')} waiting, ${c('delayed')} waiting to retry, ${c('failed')} failed`,
+    `queue ${t.name} at ${t.url.replace(/\/\/[^@/]*@/, '//…@')}: ${total} runs: ${c('completed')} completed, ${c('active')} running, ${c('waiting') + c('prioritized')} waiting, ${c('delayed')} waiting to retry, ${c('failed')} failed`,
     ...s.active.map((a) => `  running  ${a.runId}: day ${a.day ?? '?'}, attempt ${a.attempt}${a.worker ? `, on ${a.worker}` : ''}`),
     ...s.retrying.map((a) => `  retrying ${a.runId} after ${a.attempts} failed attempt${a.attempts === 1 ? '' : 's'}: ${a.reason}`),
     ...s.failed.map((a) => `  FAILED   ${a.runId} after ${a.attempts} attempt${a.attempts === 1 ? '' : 's'}: ${a.reason}`),
@@ -109,8 +120,13 @@ export async function waitForRuns(t: QueueTarget, runIds: readonly string[], o: 
       if (done + failed === runIds.length) return true;
       if (o.signal?.aborted) return false;
       await new Promise<void>((r) => {
-        const timer = setTimeout(r, pollMs);
-        o.signal?.addEventListener('abort', () => (clearTimeout(timer), r()), { once: true });
+        const wake = () => {
+          clearTimeout(timer);
+          o.signal?.removeEventListener('abort', wake);
+          r();
+        };
+        const timer = setTimeout(wake, pollMs);
+        o.signal?.addEventListener('abort', wake, { once: true });
       });
     }
   } finally {

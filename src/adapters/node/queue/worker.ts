@@ -26,7 +26,7 @@ import { hostname } from 'node:os';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker, UnrecoverableError, WaitingError, type Job } from 'bullmq';
-import { errorMessage, executeRun, summarizeRun, type KnowledgeTracer, type LlmClient, type RunEnv, type EventOf } from '../../../core/index';
+import { errorMessage, executeRun, type KnowledgeTracer, type LlmClient, type RunEnv, type EventOf } from '../../../core/index';
 import { OpenAiCompatClient } from '../../llm/openai-compat';
 import { keyFor, loadLlmConfig, pickProvider } from '../llm-config';
 import { nodeRunEnv } from '../run-env';
@@ -170,7 +170,6 @@ export function startQueueWorker(o: QueueWorkerOptions): QueueWorker {
       // The whole trace or nothing in traces/, then the partial one goes.
       writeFileAtomic(finalPath, readFileSync(partialPath, 'utf8'));
       rmSync(partialPath, { force: true });
-      summarizeRun(res.events, record.source); // a trace that cannot be summarised fails here, not in the collection
       log(`completed ${runId}${from ? ` (resumed after ${from.keep} events)` : ''}: ${liveCalls} model calls, ${(ms / 1000).toFixed(1)} s`);
       return { runId, ms, replayed: from?.keep ?? 0, liveCalls, worker: name };
     }
@@ -185,8 +184,9 @@ export function startQueueWorker(o: QueueWorkerOptions): QueueWorker {
     throw new Error(why);
   };
 
+  const connection = connectRedis(o.url);
   const worker = new Worker<RunJobData, RunJobResult>(o.name, processor, {
-    connection: connectRedis(o.url),
+    connection,
     concurrency: Math.max(1, o.concurrency ?? 4),
     lockDuration: o.lockMs ?? 30_000,
     stalledInterval: o.stalledCheckMs ?? o.lockMs ?? 30_000,
@@ -198,12 +198,21 @@ export function startQueueWorker(o: QueueWorkerOptions): QueueWorker {
     if (job && job.attemptsMade >= (job.opts.attempts ?? 1) && !(err instanceof WaitingError)) log(`gave up on ${job.id} after ${job.attemptsMade} attempts: ${errorMessage(err)}`);
   });
   worker.on('error', (err) => log(`queue error: ${errorMessage(err)}`));
+  // A lock this worker could not renew (its event loop was held up past the lock, or Redis was out
+  // of reach): another worker may have the run by now, so this one stops writing to its trace.
+  worker.on('lockRenewalFailed', (ids) => {
+    for (const id of ids) {
+      log(`lost the lock of ${id}: stopping it here (another worker resumes it)`);
+      worker.cancelJob(id, 'lock lost');
+    }
+  });
   return {
     name,
     ready: () => worker.waitUntilReady().then(() => undefined),
     close: async () => {
       stopping.abort();
       await worker.close();
+      connection.disconnect();
       limits.disconnect();
     },
   };

@@ -1,9 +1,11 @@
 /**
  * Runs sweep jobs on a pool of worker threads (piscina): one run at a time per thread. A thread
  * that crashes or exits rejects its job (recorded as that run's error, never dropped) and piscina
- * starts a new one; results come back in completion order and are returned in job order.
+ * starts a new one; jobs start in the order given, results come back in completion order and are
+ * returned in job order.
  */
 import { Piscina } from 'piscina';
+import pLimit from 'p-limit';
 import { join } from 'node:path';
 import { errorMessage, type RunSummary, type SweepJob } from '../../../core/index';
 import type { SweepTask, SweepTaskResult } from './protocol';
@@ -44,9 +46,12 @@ export async function runJobs(jobs: readonly SweepJob[], opts: PoolOptions): Pro
   const threads = Math.max(1, Math.min(opts.threads, jobs.length));
   const pool = new Piscina<SweepTask, SweepTaskResult>({ filename: opts.workerFile ? String(opts.workerFile) : BOOT, minThreads: threads, maxThreads: threads, concurrentTasksPerWorker: 1, idleTimeout: 1000 });
   let done = 0;
+  // At most one job per thread inside piscina at a time, so jobs start exactly in the order given
+  // (longest first: run-sweep.ts); piscina's own queue does not keep the order of submission.
+  const slot = pLimit(threads);
   try {
     return await Promise.all(
-      jobs.map(async (job) => {
+      jobs.map((job) => slot(async () => {
         const task: SweepTask = { record: job.record, tracePath: opts.traceDir ? join(opts.traceDir, `${job.runId}.jsonl`) : null, resume: opts.resume?.has(job.index) ?? false, llmConfig: opts.llmConfig ?? [] };
         const t0 = performance.now();
         let r: JobResult;
@@ -58,7 +63,7 @@ export async function runJobs(jobs: readonly SweepJob[], opts: PoolOptions): Pro
         }
         opts.onResult?.(r, ++done, jobs.length);
         return r;
-      }),
+      })),
     );
   } finally {
     await pool.destroy();

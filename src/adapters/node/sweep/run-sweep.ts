@@ -10,6 +10,9 @@
  * voice) run as async runs in this process (`concurrency` at once, async-runs.ts), sharing one
  * concurrency limit and request pacing per provider.
  *
+ * Jobs are handed out longest first (core/sweep/cost.ts: the expected number of graded answers),
+ * so the sweep's last minutes are not one slow run alone; results come back in the plan's order.
+ *
  * With `resume`, a job whose trace is complete (it reached its horizon) is not run again (its
  * summary is read from the trace), a partial trace is resumed, and a missing one is run; a trace
  * that another sweep wrote (other options, an edited scenario, another engine) is refused, naming
@@ -17,7 +20,7 @@
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { ENGINE_VERSION, ScenarioError, TUTORS, effectiveScenario, errorMessage, formatSweepSummary, planSweep, summarizeRun, summarizeSweep, tutorEntryIn, tutorLabel, type EventOf, type RunRecord, type RunSummary, type Scenario, type SweepBase, type SweepJob, type SweepSummary, type VoiceSpec, voiceLabel } from '../../../core/index';
+import { ENGINE_VERSION, ScenarioError, longestFirst, TUTORS, effectiveScenario, errorMessage, formatSweepSummary, planSweep, summarizeRun, summarizeSweep, tutorEntryIn, tutorLabel, type EventOf, type RunRecord, type RunSummary, type Scenario, type SweepBase, type SweepJob, type SweepSummary, type VoiceSpec, voiceLabel } from '../../../core/index';
 import { loadScenarioFile, writeFileAtomic } from '../files';
 import { readStoredTrace } from '../trace-file';
 import { runJobs, type JobResult } from './pool';
@@ -58,6 +61,12 @@ export interface NodeSweepOptions {
   onResult?: (r: JobResult, done: number, total: number) => void;
   /** The pool's worker module (PoolOptions.workerFile): for tests and custom workers. */
   workerFile?: string | URL;
+  /**
+   * The order jobs are handed out in: 'longest-first' (the default: by estimateRunCost, largest
+   * first, so the sweep does not end on its slowest runs) or 'file' (the plan's order). Results,
+   * traces and summaries are the same either way, and in the plan's order.
+   */
+  dispatch?: 'longest-first' | 'file';
 }
 
 export interface NodeSweepResult {
@@ -201,6 +210,7 @@ export async function runNodeSweep(o: NodeSweepOptions): Promise<NodeSweepResult
   const onResult = (r: JobResult) => o.onResult?.(r, ++done, jobs.length);
   const common = { traceDir, resume, ...(o.llmConfig ? { llmConfig: o.llmConfig } : {}), ...(o.signal ? { signal: o.signal } : {}), onResult };
   const concurrency = Math.max(1, o.concurrency ?? DEFAULT_LLM_CONCURRENCY);
+  if (o.dispatch !== 'file') todo.splice(0, todo.length, ...longestFirst(todo));
   const [inThreads, inAsync] = await Promise.all([
     runJobs(todo.filter((j) => !needsModelClient(j.record)), { ...common, threads: o.threads, ...(o.workerFile ? { workerFile: o.workerFile } : {}) }),
     runAsyncJobs(todo.filter((j) => needsModelClient(j.record)), { ...common, concurrency }),
