@@ -111,6 +111,9 @@ function hostileTrace(): string {
   return file;
 }
 
+// About 20 s: part of `npm run test:faults` (which sets FAULTS_OUT), not of the e2e journeys of `npm test`; `FAULTS_OUT=/tmp/x npx playwright test e2e/xss.spec.ts` runs it alone.
+test.skip(!process.env.FAULTS_OUT, 'the XSS corpus runs with npm run test:faults');
+
 test(`${PAYLOADS.length} XSS payloads through every field of an imported trace execute none`, async ({ page }) => {
   expect(PAYLOADS.length).toBeGreaterThanOrEqual(50);
   const dialogs: string[] = [];
@@ -149,11 +152,9 @@ test(`${PAYLOADS.length} XSS payloads through every field of an imported trace e
     tally.silentlyWrong = PAYLOADS.length;
     tally.notes.push(`silentlyWrong: ran ${found.ran}, dialogs ${dialogs.length}, handlers ${found.handlers.join(' | ')}, inline scripts ${found.scripts}`);
   } else tally.completed = PAYLOADS.length;
-  const outDir = process.env.FAULTS_OUT;
-  if (outDir) {
-    mkdirSync(outDir, { recursive: true });
-    writeFileSync(join(outDir, '5-xss.json'), JSON.stringify([tally], null, 2) + '\n');
-  }
+  const outDir = process.env.FAULTS_OUT!;
+  mkdirSync(outDir, { recursive: true });
+  writeFileSync(join(outDir, '5-xss.json'), JSON.stringify([tally], null, 2) + '\n');
   expect({ ran: found.ran, dialogs, handlers: found.handlers, scripts: found.scripts }).toEqual({ ran: 0, dialogs: [], handlers: [], scripts: 0 });
   // The detector works: the same payload put into the page as HTML does run.
   await page.evaluate((html) => {
