@@ -4,6 +4,7 @@
  * never recorded. Errors are AgentErrors with the protocol's codes (AGENT_TIMEOUT, AGENT_NETWORK,
  * AGENT_ABORTED); any HTTP status resolves (the tutor decides what it means).
  */
+import { setTimeout as delay } from 'node:timers/promises';
 import { AgentError, type HttpReply, type HttpTransport } from '../../core/index';
 
 export function nodeHttpTransport(o: { env?: NodeJS.ProcessEnv } = {}): HttpTransport {
@@ -30,19 +31,13 @@ export function nodeHttpTransport(o: { env?: NodeJS.ProcessEnv } = {}): HttpTran
         throw new AgentError('AGENT_NETWORK', `cannot reach the agent at ${url}: ${cause?.code ?? ''}${cause?.code ? ' ' : ''}${cause?.message ?? (e instanceof Error ? e.message : String(e))}`);
       }
     },
-    wait(ms, signal) {
-      return new Promise<void>((resolve, reject) => {
-        if (signal?.aborted) return reject(new AgentError('AGENT_ABORTED', 'the run was cancelled'));
-        const t = setTimeout(() => {
-          signal?.removeEventListener('abort', onAbort);
-          resolve();
-        }, ms);
-        const onAbort = () => {
-          clearTimeout(t);
-          reject(new AgentError('AGENT_ABORTED', 'the run was cancelled'));
-        };
-        signal?.addEventListener('abort', onAbort, { once: true });
-      });
+    async wait(ms, signal) {
+      try {
+        await delay(ms, undefined, signal ? { signal } : {});
+      } catch (e) {
+        if (signal?.aborted) throw new AgentError('AGENT_ABORTED', 'the run was cancelled');
+        throw e;
+      }
     },
   };
 }

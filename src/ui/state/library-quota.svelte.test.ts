@@ -9,27 +9,14 @@ import 'fake-indexeddb/auto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RunLibrary } from './library.svelte';
 import { RunStore } from '../../adapters/browser/run-store';
-import { TracerPool } from '../../adapters/browser/tracer-pool';
-import { heartbeatLeases } from '../../adapters/browser/run-lease';
 import { saveSettings, emptySettings } from '../../adapters/browser/llm-settings';
 import { ProviderSchema } from '../../adapters/llm/config';
-import { llmTutorConfig, loadBktTracer, parseJsonl, runRecord, toJsonl } from '../../core/index';
+import { llmTutorConfig, parseJsonl, runRecord, toJsonl } from '../../core/index';
 import { miniScenario, onBkt, runWith } from '../../testing/fixtures';
 import { withQuota } from '../../testing/quota-idb';
 import { startMockOpenAi, type MockServer } from '../../testing/mock-openai-server';
 
-const mem = new Map<string, string>();
-const storage = { getItem: (k: string) => mem.get(k) ?? null, setItem: (k: string, v: string) => void mem.set(k, v), removeItem: (k: string) => void mem.delete(k) };
-(globalThis as { localStorage?: unknown }).localStorage ??= storage;
-
-const bktPool = () =>
-  new TracerPool({
-    create: async () => {
-      const t = await loadBktTracer();
-      return { info: t.info, predict: (h, q) => t.predict(h, q), loaded: { info: t.info, runtime: 'pure TypeScript', reason: 'test', fromCache: true }, dispose: () => undefined };
-    },
-  });
-const leases = (owner: string) => heartbeatLeases({ storage, now: () => Date.now(), owner, setInterval: () => 0, clearInterval: () => undefined });
+import { bktPool, leases } from '../../testing/page-library';
 
 let srv: MockServer;
 beforeAll(async () => {

@@ -2,24 +2,10 @@ import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { RunLibrary } from './library.svelte';
 import { RunStore } from '../../adapters/browser/run-store';
-import { TracerPool } from '../../adapters/browser/tracer-pool';
-import { heartbeatLeases } from '../../adapters/browser/run-lease';
-import { loadBktTracer, runRecord, toJsonl } from '../../core/index';
+import { runRecord, toJsonl } from '../../core/index';
 import { miniScenario, onBkt, runWith } from '../../testing/fixtures';
 
-// The library reads LLM settings from localStorage; Node has none.
-const mem = new Map<string, string>();
-const storage = { getItem: (k: string) => mem.get(k) ?? null, setItem: (k: string, v: string) => void mem.set(k, v), removeItem: (k: string) => void mem.delete(k) };
-(globalThis as { localStorage?: unknown }).localStorage ??= storage;
-
-const bktPool = () =>
-  new TracerPool({
-    create: async () => {
-      const t = await loadBktTracer();
-      return { info: t.info, predict: (h, q) => t.predict(h, q), loaded: { info: t.info, runtime: 'pure TypeScript', reason: 'test', fromCache: true }, dispose: () => undefined };
-    },
-  });
-const leases = (owner: string) => heartbeatLeases({ storage, now: () => Date.now(), owner, setInterval: () => 0, clearInterval: () => undefined });
+import { bktPool, leases, storage } from '../../testing/page-library';
 const record = () => runRecord({ scenario: onBkt(miniScenario()), tutor: { name: 'planner', config: {} }, seed: 4 });
 
 describe('the page run library', () => {

@@ -17,6 +17,7 @@
  * retries, timeouts, Retry-After handling and its own per-process limit stay as they are.
  */
 import { randomBytes } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
 import type { ProviderConfig } from '../../llm/config';
 
@@ -58,19 +59,15 @@ export interface SharedLimitOptions {
   pollMs?: number;
 }
 
-const sleep = (ms: number, signal?: AbortSignal | null) =>
-  new Promise<void>((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason ?? new Error('aborted'));
-    const t = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(t);
-      reject(signal?.reason ?? new Error('aborted'));
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
+/** Waits `ms`; a stop rejects with the signal's reason. */
+async function sleep(ms: number, signal?: AbortSignal | null): Promise<void> {
+  try {
+    await delay(ms, undefined, signal ? { signal } : {});
+  } catch (e) {
+    if (signal?.aborted) throw signal.reason ?? new Error('aborted');
+    throw e;
+  }
+}
 
 /** The Redis keys of one provider's limits (name and base URL, as the per-process gate keys them). */
 export const limitKeys = (prefix: string, p: Pick<ProviderConfig, 'name' | 'baseURL'>) => ({ slots: `${prefix}:limit:${p.name}|${p.baseURL}:slots`, pace: `${prefix}:limit:${p.name}|${p.baseURL}:next` });

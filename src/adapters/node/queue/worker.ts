@@ -30,7 +30,7 @@ import { errorMessage, executeRun, type KnowledgeTracer, type LlmClient, type Ru
 import { OpenAiCompatClient } from '../../llm/openai-compat';
 import { keyFor, loadLlmConfig, pickProvider } from '../llm-config';
 import { nodeRunEnv } from '../run-env';
-import { createNodeTracer } from '../tracers';
+import { TracerPool } from '../sweep/async-runs';
 import { TraceAppender, readStoredTrace, resumeFile } from '../trace-file';
 import { writeFileAtomic } from '../files';
 import { startMismatch } from '../sweep/run-sweep';
@@ -65,16 +65,6 @@ export interface QueueWorker {
   ready(): Promise<void>;
 }
 
-/** At most one run at a time per tracer instance, reused by later runs (as async-runs.ts does). */
-class TracerPool {
-  readonly #free = new Map<string, KnowledgeTracer[]>();
-  async take(name: string): Promise<KnowledgeTracer> {
-    return this.#free.get(name)?.pop() ?? createNodeTracer(name);
-  }
-  give(name: string, t: KnowledgeTracer): void {
-    this.#free.set(name, [...(this.#free.get(name) ?? []), t]);
-  }
-}
 
 
 export function startQueueWorker(o: QueueWorkerOptions): QueueWorker {

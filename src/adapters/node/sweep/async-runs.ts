@@ -37,8 +37,8 @@ export interface AsyncRunOptions {
   onResult?: (r: JobResult, done: number, total: number) => void;
 }
 
-/** At most one run at a time per tracer instance; an instance is reused by later runs (concurrency instances at most). */
-class TracerPool {
+/** At most one run at a time per tracer instance; an instance is reused by later runs (concurrency instances at most). Also the queue worker's. */
+export class TracerPool {
   readonly #free = new Map<string, KnowledgeTracer[]>();
 
   async take(name: string): Promise<KnowledgeTracer> {
