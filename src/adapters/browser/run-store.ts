@@ -4,7 +4,7 @@
  * traces migrated (core migrateTrace), so an old or damaged database gives a clear error.
  */
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
-import { digestRun, migrateTrace, parseJsonl, toJsonl, type BenchmarkSpec, type RunDigest, type RunRecord, type RunSummary, type ScoreReport, type TraceEvent, type TerminationReason } from '../../core/index';
+import { digestRun, migrateTrace, parseJsonl, toJsonl, type BenchmarkSpec, type RunDigest, type RunRecord, type RunSummary, type ScoreReport, type TraceEvent, type TerminationReason, type ParsedTrace } from '../../core/index';
 
 // DO NOT CHANGE THESE WITHOUT ADDING A MIGRATION IN `upgrade` BELOW: doing so would lose users' runs.
 export const DB_NAME = 'educlaw-lab';
@@ -236,8 +236,9 @@ export class RunStore {
    * Imports a JSONL trace (from the CLI or another browser). Throws a TraceParseError naming the
    * line of the first bad event; nothing is stored unless the whole file parses.
    */
-  async importJsonl(text: string, source: string, makeReport: (events: TraceEvent[]) => ScoreReport, now: number): Promise<StoredRun & { duplicate?: true }> {
-    const { events, complete } = parseJsonl(text, source);
+  /** Stores an imported trace: its JSONL text, or the trace already read (a file read as a stream: trace-stream.ts). */
+  async importJsonl(input: string | ParsedTrace, source: string, makeReport: (events: TraceEvent[]) => ScoreReport, now: number): Promise<StoredRun & { duplicate?: true }> {
+    const { events, complete } = typeof input === 'string' ? parseJsonl(input, source) : input;
     const start = events[0]!;
     if (start.type !== 'run_start') throw new Error('unreachable: parseJsonl checks run_start');
     // The same trace imported twice (or a run already made here) is not stored again.

@@ -27,6 +27,7 @@ import { loadSettings, type LlmSettingsData } from '../../adapters/browser/llm-s
 import { browserHttpTransport } from '../../adapters/browser/agent-http';
 import { helloAgent, httpTutorConfig } from '../../core/index';
 import { bundledLibraryFiles, loadBundledScenario } from '../../adapters/browser/library';
+import { readTraceStream } from '../../adapters/browser/trace-stream';
 import type { LiveRun, RunLibrary } from './library.svelte';
 
 export interface ScenarioChoice {
@@ -286,7 +287,8 @@ export class Lab {
   async importTrace(file: File): Promise<void> {
     this.error = null;
     try {
-      const rec = await this.library.importTrace(await file.text(), file.name);
+      // Read as a stream, line by line: a large trace is never one string in the page.
+      const rec = await this.library.importTrace(await readTraceStream(file, file.name), file.name);
       await this.select(rec.key);
       this.notice = rec.duplicate ? `${file.name} is already in the run library (the same trace, ${rec.events} events): nothing was added.` : `Imported ${file.name} (${rec.events} events).`;
     } catch (e) {

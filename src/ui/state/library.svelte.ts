@@ -51,7 +51,7 @@ import { TracerPool, type PooledTracer } from '../../adapters/browser/tracer-poo
 import { LeaseTaken, browserLeases, type RunLeases } from '../../adapters/browser/run-lease';
 import { clientFor, loadSettings, type LlmSettingsData } from '../../adapters/browser/llm-settings';
 import { browserHttpTransport } from '../../adapters/browser/agent-http';
-import type { HttpTransport } from '../../core/index';
+import type { HttpTransport, ParsedTrace } from '../../core/index';
 import { exportFileName } from './run-facts';
 
 /** Tokens, cost and retries of a live run's LLM calls (from its model_call events). */
@@ -638,8 +638,8 @@ export class RunLibrary {
     return { filename: rec ? exportFileName(rec) : 'run.jsonl', text: await this.store.exportJsonl(key) };
   }
 
-  async importTrace(text: string, name: string): Promise<StoredRun & { duplicate?: true }> {
-    const rec = await this.store.importJsonl(text, name, scoreTrace, Date.now());
+  async importTrace(trace: string | ParsedTrace, name: string): Promise<StoredRun & { duplicate?: true }> {
+    const rec = await this.store.importJsonl(trace, name, scoreTrace, Date.now());
     await this.refresh();
     this.#changed();
     return rec;
