@@ -1,7 +1,7 @@
 /**
  * `npm run test:faults`: the fault, bad-input and quota suite (docs/reliability.md). Runs the
  * campaigns in scripts/faults/*.faults.ts under vitest (vitest.faults.config.ts), each writing its
- * tallies to FAULTS_OUT (a folder in the system's temp dir), the XSS corpus and the page kills in Chromium (e2e/xss.spec.ts, e2e/page-kills.spec.ts, Playwright;
+ * tallies to FAULTS_OUT (a folder in the system's temp dir), the XSS corpus, the page kills and Chromium's real quota (e2e/xss.spec.ts, e2e/page-kills.spec.ts, e2e/quota.spec.ts, Playwright;
  * skipped when campaign files are given as arguments), then prints one table: tried, completed, handled with a clear
  * error, crashed, silently wrong, data lost. Exits non-zero when a campaign failed or any of the
  * last three columns is not zero (with the notes and shrunk counterexamples of those rows).
@@ -18,8 +18,8 @@ import { FAULTS_OUT } from './tally';
 rmSync(FAULTS_OUT, { recursive: true, force: true });
 const t0 = Date.now();
 const v = spawnSync('npx', ['vitest', 'run', '--config', 'vitest.faults.config.ts', ...process.argv.slice(2)], { stdio: 'inherit', env: { ...process.env, VITE_CONFIG_NATIVE_IGNORE_WARNING: 'true' } });
-// The XSS corpus and the page kills run in Chromium (Playwright), and add their tallies (e2e/xss.spec.ts, e2e/page-kills.spec.ts).
-const x = process.argv.length > 2 ? { status: 0 } : spawnSync('npx', ['playwright', 'test', 'e2e/xss.spec.ts', 'e2e/page-kills.spec.ts', '--reporter=line'], { stdio: 'inherit', env: { ...process.env, FAULTS_OUT } });
+// The XSS corpus, the page kills and the real quota run in Chromium (Playwright), and add their tallies (e2e/xss.spec.ts, e2e/page-kills.spec.ts, e2e/quota.spec.ts).
+const x = process.argv.length > 2 ? { status: 0 } : spawnSync('npx', ['playwright', 'test', 'e2e/xss.spec.ts', 'e2e/page-kills.spec.ts', 'e2e/quota.spec.ts', '--reporter=line'], { stdio: 'inherit', env: { ...process.env, FAULTS_OUT } });
 const tallies: Tally[] = existsSync(FAULTS_OUT)
   ? readdirSync(FAULTS_OUT)
       .filter((f) => f.endsWith('.json'))
