@@ -7,6 +7,7 @@
  * on the scripted test server: its key never reaches a student's browser.
  */
 import { test, expect, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -265,4 +266,45 @@ test('without a server: a study on one device, built-in tutors only, at phone an
   await page.setViewportSize({ width: 1280, height: 900 });
   const [dl] = await Promise.all([page.waitForEvent('download'), page.getByTestId('study-export').click()]);
   expect(dl.suggestedFilename()).toMatch(/^study-One-laptop-st-.+\.zip$/);
+});
+
+test('keyboard only: a student signs in, agrees, starts, answers the quiz and an item; both pages pass axe', async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.goto('/#classroom');
+  const [code] = await createStudy(page, 'Keyboard study');
+  const axe = async () => (await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze()).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  expect(await axe()).toEqual([]);
+  await page.goto('/#student');
+  await page.getByTestId('student-code').focus();
+  await page.keyboard.type(code!);
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('consent-agree')).toBeVisible();
+  expect(await axe()).toEqual([]);
+  await page.getByTestId('consent-agree').focus();
+  await page.keyboard.press('Enter');
+  await page.getByTestId('session-start').focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('probe-form')).toBeVisible();
+  // Tab through the quiz: every answer field is reachable, then the hand-in button.
+  const n = await page.getByTestId('probe-answer').count();
+  await page.getByTestId('probe-answer').first().focus();
+  for (let i = 0; i < n; i++) {
+    await page.keyboard.type('1');
+    if (i < n - 1) while (!(await page.getByTestId('probe-answer').nth(i + 1).evaluate((e) => e === document.activeElement))) await page.keyboard.press('Tab');
+  }
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('minutes-left')).toBeVisible();
+  expect(await axe()).toEqual([]);
+  await page.getByTestId('open-item').first().focus();
+  await page.keyboard.press('Enter');
+  await page.getByTestId('answer-input').focus();
+  await page.keyboard.type('5');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('attempt-feedback')).toContainText('Your answer “5” is');
+  await page.getByTestId('chat-input').focus();
+  await page.keyboard.type('hello');
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('messages')).toContainText('hello');
+  expect(await axe()).toEqual([]);
 });

@@ -121,6 +121,8 @@ interface Live {
   writes: Promise<void>;
   timer: ReturnType<typeof setTimeout> | null;
   ac: AbortController;
+  /** A write of an event failed: the run was stopped, and its stored events stay resumable. */
+  writeFailed: boolean;
 }
 
 const studentItem = (it: Item): StudentItem => ({ id: it.id, skill: skillInfo(it.skillId)?.name ?? `skill ${it.skillId}`, level: it.level, stem: it.stem, ...(it.figure ? { figure: it.figure } : {}), ...(it.choices ? { choices: it.choices } : {}), answerKind: it.answerKind, ...(it.format ? { format: it.format } : {}) });
@@ -364,7 +366,8 @@ export class ClassroomService {
 
   #armTimer(live: Live, study: StudyRow): void {
     if (live.timer) clearTimeout(live.timer);
-    const t = setTimeout(() => void this.#timeUp(live, study).catch(() => undefined), study.spec.sessionMinutes * 60_000 + 1000);
+    // A failure here is logged; the student's next request checks the time again (state → #timeUp).
+    const t = setTimeout(() => void this.#timeUp(live, study).catch((e: unknown) => console.error(`classroom: ending the session of ${live.code} at its time failed:`, e)), study.spec.sessionMinutes * 60_000 + 1000);
     (t as { unref?: () => void }).unref?.();
     live.timer = t;
   }
@@ -413,7 +416,7 @@ export class ClassroomService {
     const queue = new ActionQueue(resume ? actionsFromTrace(resumePoint(resume)) : []);
     const ac = new AbortController();
     let learner!: RealLearner;
-    const live: Live = { code: p.code, study, run: undefined as unknown as OpenRun, queue, learner: undefined as unknown as RealLearner, row, done: Promise.resolve(null), writes: Promise.resolve(), timer: null, ac };
+    const live: Live = { code: p.code, study, run: undefined as unknown as OpenRun, queue, learner: undefined as unknown as RealLearner, row, done: Promise.resolve(null), writes: Promise.resolve(), timer: null, ac, writeFailed: false };
     const env: RunEnv = {
       ...this.env.run,
       // Real students: no knowledge tracer runs (see core/learner/real.ts).
@@ -430,7 +433,19 @@ export class ClassroomService {
         if (replayed) return;
         pending.push({ seq: e.seq, json: JSON.stringify(e) });
         const batch = pending.splice(0);
-        live.writes = live.writes.then(() => this.store.appendEvents(p.code, batch));
+        live.writes = live.writes
+          .then(() => this.store.appendEvents(p.code, batch))
+          .catch((err: unknown) => {
+            // The first failed write stops the run: it must not go on with events that are not
+            // stored. The session stays active in the store, so a restart resumes it from what is.
+            if (!live.writeFailed) {
+              live.writeFailed = true;
+              console.error(`classroom: storing event ${batch[0]?.seq} of ${p.code} failed; the session stops (a restart resumes it):`, err);
+              live.ac.abort();
+              live.queue.close('the server could not store the session');
+            }
+            throw err;
+          });
       },
     });
     live.run = run;
@@ -446,8 +461,11 @@ export class ClassroomService {
       })
       .catch(async (e: unknown) => {
         await live.writes.catch(() => undefined);
-        live.row = { ...live.row, status: 'stopped', endReason: errorMessage(e) };
-        await this.store.putSession(live.row);
+        // A failed write leaves the session active (resumable); any other failure stops it, with why.
+        if (!live.writeFailed) {
+          live.row = { ...live.row, status: 'stopped', endReason: errorMessage(e) };
+          await this.store.putSession(live.row);
+        }
         return null;
       })
       .finally(() => {

@@ -303,6 +303,48 @@ describe('classroom service (PGlite in memory)', () => {
     expect(rep.judged.answerHolding).toBe(1);
   });
 
+  it('a failed write of an event stops the session at once, leaves what was stored, and a restart resumes it', async () => {
+    const c = clock();
+    let failing = false;
+    // The same store, whose appends fail while `failing` (a full disk).
+    const flaky = new Proxy(store, {
+      get(t, k) {
+        if (k === 'appendEvents') return (code: string, ev: { seq: number; json: string }[]) => (failing ? Promise.reject(new Error('ENOSPC: no space left on device')) : t.appendEvents(code, ev));
+        const v = Reflect.get(t, k) as unknown;
+        return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(t) : v;
+      },
+    }) as PgliteClassroomStore;
+    const svc = new ClassroomService(flaky, env(c));
+    const study = await svc.createStudy({ ...SPEC, name: 'disk full', probes: false });
+    const [code] = await svc.addCodes(study.id, 1);
+    const { token } = await svc.join(code!, 'device-full-0001');
+    await svc.consent(token);
+    await svc.act(token, { kind: 'login' });
+    await svc.act(token, { kind: 'say', text: 'stored' });
+    const stored = await store.events(code!);
+    failing = true;
+    const errors: unknown[] = [];
+    const log = console.error;
+    console.error = (...a: unknown[]) => void errors.push(a);
+    try {
+      await expect(svc.act(token, { kind: 'say', text: 'not stored' })).rejects.toThrow(/ENOSPC/);
+    } finally {
+      console.error = log;
+    }
+    expect(String((errors[0] as unknown[])[0])).toMatch(/the session stops/);
+    // Nothing after the failure was stored, and the session is still resumable.
+    expect(await store.events(code!)).toEqual(stored);
+    expect((await store.getSession(code!))!.status).toBe('active');
+    failing = false;
+    const again = new ClassroomService(store, env(c));
+    const s = await again.state(token);
+    expect(s.session.online).toBe(true);
+    expect(s.messages.map((m) => m.text)).toContain('stored');
+    expect(s.messages.map((m) => m.text)).not.toContain('not stored');
+    const more = await again.act(token, { kind: 'say', text: 'after the restart' });
+    expect(more.messages.map((m) => m.text)).toContain('after the restart');
+  });
+
   it('refuses a study it cannot run, with what is wrong', async () => {
     const svc = new ClassroomService(store, env(clock()));
     await refuses(svc.createStudy({ ...SPEC, sessions: 0 }), 400, /sessions/);

@@ -244,18 +244,20 @@ export class StudentSession {
     this.api = await classroomApi();
     const saved = localStorage.getItem(SIGNIN_KEY);
     if (!saved) return;
+    let signin: { code: string; token: string };
     try {
-      const { code, token } = JSON.parse(saved) as { code: string; token: string };
-      this.code = code;
-      this.#token = token;
-      await this.refresh();
-      if (!this.state) {
-        // The token is no longer valid (a restart, another device): sign in again with the code.
-        await this.join(code);
-      }
+      signin = JSON.parse(saved) as { code: string; token: string };
     } catch {
+      // Not ours, or damaged: nothing to go back to; the student enters the code again.
       localStorage.removeItem(SIGNIN_KEY);
+      return;
     }
+    this.code = signin.code;
+    this.#token = signin.token;
+    // refresh and join show their own errors (the student sees why, on the code form).
+    await this.refresh();
+    // The token is no longer valid (a restart, another device): sign in again with the code.
+    if (!this.state && typeof signin.code === 'string') await this.join(signin.code);
   }
 
   async join(code: string): Promise<void> {
