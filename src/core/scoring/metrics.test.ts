@@ -1,23 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { handTrace } from '../../testing/hand-trace';
 import { actionCounts, attemptsStep, independence, leakage, learningGain, responsiveness, scoreTrace } from './index';
 import type { TraceEvent } from '../trace/types';
-import type { Item } from '../course/types';
 
 /** A hand-made trace: a run_start with two items, then the given events (seq and t filled in). */
-function trace(events: Record<string, unknown>[]): TraceEvent[] {
-  const item = (id: string, answer: string): Item => ({
-    id, skillId: 87, level: 2, questionRef: 1, stem: 'Solve', answerKind: 'number', answer, accepted: [], answerForms: { numeric: [answer], phrases: [`x = ${answer}`] },
-    steps: ['x = 1'], hints: ['h1', 'h2'], misconceptions: [{ answer: '0', why: '' }],
-  });
-  const start = {
-    type: 'run_start', schemaVersion: 1, runId: 'r', engine: 'e',
-    scenario: { id: 'hand', seed: 1, horizonDays: 4 }, tutor: { name: 't', config: {} }, tracer: { name: 'bkt', version: '1', nSkills: 110 },
-    learner: { seedIndex: 0, seedUid: 1, warmup: 0 },
-    itemBank: { hash: 'h', items: [item('A', '12'), item('B', '7')], probes: [] },
-    helpTemplates: { stuck: 'Help me!', why_wrong: 'Why wrong?' },
-  };
-  return [start, ...events].map((e, i) => ({ seq: i, t: i, ...e })) as unknown as TraceEvent[];
-}
+const trace = (events: Record<string, unknown>[]): TraceEvent[] => handTrace(events, { stuck: 'Help me!', why_wrong: 'Why wrong?' });
 
 const tutorMsg = (text: string, turn: number, workingOn: string[] = ['A']) => ({ type: 'message', from: 'tutor', text, via: 'send_message', turn, workingOn });
 const learnerMsg = (text: string) => ({ type: 'message', from: 'learner', text });
