@@ -52,7 +52,7 @@ test('a benchmark of one tutor over two library scenarios × two seeds, the summ
   await expect(row).toHaveCount(1);
   const exported = await exportedTrace(page, row);
   const out = mkdtempSync(join(tmpdir(), 'educlaw-sweep-'));
-  execFileSync('npx', ['tsx', 'src/cli/main.ts', 'sweep', '--scenarios', 'scenarios/adversarial--after-school.yaml', '--tutor', 'withholder', '--seeds', '2', '--jobs', '1', '--out', out, '--quiet'], { stdio: 'inherit' });
+  execFileSync('npx', ['tsx', 'src/cli/main.ts', 'sweep', '--scenarios', 'scenarios/adversarial--after-school.yaml', '--tutor', 'withholder', '--seeds', '2', '--jobs', '1', '--kt-runtime', 'wasm', '--out', out, '--quiet'], { stdio: 'inherit' });
   const cli = readFileSync(join(out, 'traces', 'adversarial--after-school__withholder__s2.jsonl'), 'utf8');
   expect(exported.length).toBe(cli.length);
   expect(exported === cli).toBe(true);

@@ -11,9 +11,13 @@ export async function exportedTrace(page: Page, row: Locator): Promise<string> {
   return readFileSync((await download.path())!, 'utf8');
 }
 
-/** Runs `cli run <args> --out <tmp> --quiet` and returns the trace it wrote. */
+/**
+ * Runs `cli run <args> --kt-runtime wasm --out <tmp> --quiet` and returns the trace it wrote. The
+ * page computes AKT on onnxruntime-web wasm, so the CLI side of a byte-for-byte comparison does too
+ * (native ONNX Runtime, the CLI's default, differs in the last float bits).
+ */
 export function cliTrace(args: string[]): string {
   const out = join(mkdtempSync(join(tmpdir(), 'educlaw-')), 'cli.jsonl');
-  execFileSync('npx', ['tsx', 'src/cli/main.ts', 'run', ...args, '--out', out, '--quiet'], { stdio: 'inherit' });
+  execFileSync('npx', ['tsx', 'src/cli/main.ts', 'run', ...args, '--kt-runtime', 'wasm', '--out', out, '--quiet'], { stdio: 'inherit' });
   return readFileSync(out, 'utf8');
 }

@@ -24,7 +24,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const { loadNodeAkt, DEFAULT_AKT_DIR } = await import('../../src/adapters/node/akt');
   const i = process.argv.indexOf('--model');
   const dir = resolve(i > 0 ? process.argv[i + 1]! : DEFAULT_AKT_DIR);
-  const { tracer } = await loadNodeAkt(dir);
+  // Derived data comes from the reference runtime (wasm), as the page computes it.
+  const { tracer } = await loadNodeAkt(dir, false, 'wasm');
   const seedsPath = new URL('../../src/core/data/persona-seeds.json', import.meta.url);
   const seeds = JSON.parse(readFileSync(seedsPath, 'utf8')) as PersonaSeedFile & Record<string, unknown>;
   const t0 = performance.now();

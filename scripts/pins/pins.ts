@@ -10,7 +10,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { PIN_SCENARIOS, PIN_SEEDS, PIN_TUTORS, pinTrace } from './pin-runs';
+import { PIN_KT_RUNTIME, PIN_SCENARIOS, PIN_SEEDS, PIN_TUTORS, pinTrace } from './pin-runs';
 
 const PIN_FILE = fileURLToPath(new URL('./trace-pins.json', import.meta.url));
 const args = process.argv.slice(2);
@@ -42,6 +42,6 @@ if (write) {
   writeFileSync(PIN_FILE, JSON.stringify({ note: 'SHA-256 of reference-tutor traces; written by `npm run pins -- --write`', pins: Object.fromEntries(Object.entries(pins).sort()) }, null, 1) + '\n');
   console.log(`wrote ${n} pins to ${PIN_FILE} in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 } else {
-  console.log(`${n - bad} of ${n} traces match their pins (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
+  console.log(`${n - bad} of ${n} traces match their pins (${((performance.now() - t0) / 1000).toFixed(1)} s; AKT on ${PIN_KT_RUNTIME})`);
   if (bad) process.exit(1);
 }

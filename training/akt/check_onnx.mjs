@@ -102,7 +102,7 @@ const check = (name, value, ok) => {
 
 // 5. fixture made for these files
 const sha = (f) => createHash('sha256').update(readFileSync(join(modelsDir, f))).digest('hex');
-const shaOk = ['full', 'encode', 'readout'].every((g) => fx.onnx_sha256[g] === sha(meta.graphs[g].file));
+const shaOk = ['full', 'encode', 'readout', 'append'].every((g) => fx.onnx_sha256[g] === sha(meta.graphs[g].file));
 check('fixture matches the ONNX files (sha256)', shaOk, shaOk);
 
 // 1. full vs torch

@@ -16,6 +16,10 @@ them -- they feed Gather directly, and ``hist_len`` is only cast to float for co
   akt_readout.onnx  cache, hist_len [B], cand_skills [B, C],
                     cand_questions [B, C]                     -> p_correct [B, C]
 
+readout and append are exported from onnx_graphs.py (the same functions as AKT.readout /
+AKT.append, checked against them here before anything is written, with fewer and cheaper kernels;
+--reference-graphs exports them from akt_model.py instead, as shipped before 2026-12-01).
+
 Also writes difficulty.f32 (little-endian float32 u_q for question ids 0..n_questions; u_0 = 0),
 items.json (skills of each question id as seen in the data, and observation counts) and
 meta.json (the contract; see docs/kt/model-card.md).
@@ -38,6 +42,7 @@ from torch import nn
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import kt_data  # noqa: E402
 from akt_model import AKT, load_checkpoint  # noqa: E402
+from onnx_graphs import FastAppend, FastReadout  # noqa: E402
 
 OPSET = 17
 # akt_model._MassAfter's symbolic emits a Constant node (the CumSum axis); torch 1.13 warns that it has
@@ -83,8 +88,34 @@ class Readout(nn.Module):
         return torch.sigmoid(self.m.readout(cache, hist_len, cand_skills, cand_questions))
 
 
-def export_all(m: AKT, out_dir: str) -> dict:
+def check_fast_graphs(m: AKT, tol: float = 1e-5) -> None:
+    """The exported readout / append (onnx_graphs.py) against the reference AKT.readout / AKT.append
+    in PyTorch, on padded histories (one empty) and random candidates; stops the export on a
+    difference above tol."""
+    g = torch.Generator().manual_seed(1)
+    B, L, C = 3, 40, 9
+    s = torch.randint(1, m.n_skills + 1, (B, L), generator=g)
+    q = torch.randint(1, m.n_questions + 1, (B, L), generator=g)
+    r = torch.randint(0, 2, (B, L), generator=g)
+    hl = torch.tensor([L, 0, 13], dtype=torch.int32)
+    cs = torch.randint(1, m.n_skills + 1, (B, C), generator=g)
+    cq = torch.randint(0, m.n_questions + 1, (B, C), generator=g)
+    with torch.no_grad():
+        cache, ke = m.encode_with_ke(s, q, r)
+        d_read = (torch.sigmoid(m.readout(cache, hl, cs, cq)) - FastReadout(m)(cache, hl, cs, cq)).abs().max().item()
+        ref = m.append(cache[:1], ke[:1], s[:1, :1], q[:1, :1], r[:1, :1])
+        fast = FastAppend(m)(cache[:1], ke[:1], s[:1, :1], q[:1, :1], r[:1, :1])
+        d_app = max((a - b).abs().max().item() for a, b in zip(ref, fast))
+    print(f"exported graphs vs reference (torch): readout max|diff| {d_read:.3g}, append max|diff| {d_app:.3g}")
+    if not (d_read <= tol and d_app <= tol):
+        raise SystemExit(f"export_onnx: onnx_graphs.py differs from akt_model.py by more than {tol} "
+                         f"(readout {d_read:.3g}, append {d_app:.3g}); not exporting")
+
+
+def export_all(m: AKT, out_dir: str, reference_graphs: bool = False) -> dict:
     os.makedirs(out_dir, exist_ok=True)
+    if not reference_graphs:
+        check_fast_graphs(m)
     B, L, C = 2, 9, 3
     g = torch.Generator().manual_seed(0)
     s = torch.randint(1, m.n_skills + 1, (B, L), generator=g, dtype=torch.int64).to(torch.int32)
@@ -103,9 +134,9 @@ def export_all(m: AKT, out_dir: str) -> dict:
         "encode": (Encode(m), (s, q, r), ["skills", "questions", "responses"], ["cache", "ke_cache"],
                    {"skills": seq_axes, "questions": seq_axes, "responses": seq_axes, "cache": {0: "batch", 2: "length"},
                     "ke_cache": {0: "batch", 2: "length"}}),
-        "append": (Append(m), (cache[:1], ke[:1], one(s), one(q), one(r)), ["cache", "ke_cache", "skill", "question", "response"],
+        "append": (Append(m) if reference_graphs else FastAppend(m), (cache[:1], ke[:1], one(s), one(q), one(r)), ["cache", "ke_cache", "skill", "question", "response"],
                    ["cache_row", "ke_row"], {"cache": {2: "length"}, "ke_cache": {2: "length"}}),
-        "readout": (Readout(m), (cache, hl, cs, cq), ["cache", "hist_len", "cand_skills", "cand_questions"], ["p_correct"],
+        "readout": (Readout(m) if reference_graphs else FastReadout(m), (cache, hl, cs, cq), ["cache", "hist_len", "cand_skills", "cand_questions"], ["p_correct"],
                     {"cache": {0: "batch", 2: "length"}, "hist_len": {0: "batch"},
                      "cand_skills": {0: "batch", 1: "candidates"}, "cand_questions": {0: "batch", 1: "candidates"},
                      "p_correct": {0: "batch", 1: "candidates"}}),
@@ -139,13 +170,16 @@ def main():
     ap.add_argument("--data", required=True, help="dataset directory (for question->skill map and skill names)")
     ap.add_argument("--metrics", nargs="*", default=[], help="metrics.json files of runs to cite in meta.json")
     ap.add_argument("--max-history", type=int, default=None, help="default: seqlen - 1 of the training run")
+    ap.add_argument("--reference-graphs", action="store_true",
+                    help="export readout / append straight from akt_model.py (the graphs shipped before "
+                         "onnx_graphs.py; for side-by-side timing) instead of onnx_graphs.py's faster form")
     args = ap.parse_args()
     torch.set_num_threads(2)
     m, ck = load_checkpoint(args.checkpoint)
     cfg = m.config()
     seqlen = int(ck.get("args", {}).get("seqlen", 200))
     max_hist = args.max_history or seqlen - 1
-    info = export_all(m, args.out)
+    info = export_all(m, args.out, args.reference_graphs)
 
     # per-question difficulty
     u = m.difficult_param.weight.detach().numpy().reshape(-1).astype("<f4")

@@ -3,7 +3,7 @@ import * as Comlink from 'comlink';
 import { AktTracer, type AktMeta } from '../../core/learner/kt/akt';
 import { loadPersonaSeeds, unpackHistory } from '../../core/index';
 import { createOrtAktBackend } from '../ort/akt-backend';
-import { benchAkt, historyOfLength, type AktBenchResult } from '../ort/akt-bench';
+import { benchAkt, gemmRate, historyOfLength, type AktBenchResult } from '../ort/akt-bench';
 
 export interface PageBenchResult extends AktBenchResult {
   runtime: string;
@@ -16,7 +16,15 @@ const api = {
     const a = gpu ? await gpu.requestAdapter().catch(() => null) : null;
     return { adapter: !!a, fallback: !!a?.info?.isFallbackAdapter };
   },
-  async run(baseUrl: string, rt: 'wasm' | 'webgpu', history: number, reps: number, naiveReps: number, steadyAnswers: number): Promise<PageBenchResult> {
+  /** The MatMul rate of onnxruntime-web wasm here (akt-bench.ts gemmRate), on the graph the Node side built. */
+  async gemm(url: string, dims: { m: number; k: number; chain: number }): Promise<{ gflops: number; ms: number; flops: number }> {
+    const ort = await import('onnxruntime-web/wasm');
+    ort.env.wasm.numThreads = 1;
+    const res = await fetch(url);
+    if (!res.ok) throw new Error(`cannot fetch the MatMul graph ${url}: HTTP ${res.status}`);
+    return gemmRate(ort, new Uint8Array(await res.arrayBuffer()), dims, ['wasm']);
+  },
+  async run(baseUrl: string, rt: 'wasm' | 'webgpu', history: number, reps: number, naiveReps: number, steadyAnswers: number, courseSkills: number[]): Promise<PageBenchResult> {
     const dir = `${baseUrl}models/akt/`;
     const meta = (await (await fetch(`${dir}meta.json`)).json()) as AktMeta & { graphs: Record<string, { file: string }> };
     const ort = rt === 'webgpu' ? await import('onnxruntime-web/webgpu') : await import('onnxruntime-web/wasm');
@@ -28,7 +36,7 @@ const api = {
     const tracer = new AktTracer(backend, meta);
     const seeds = await loadPersonaSeeds();
     const longest = seeds.seeds.reduce((a, b) => (b.n > a.n ? b : a));
-    const res = await benchAkt(backend, tracer, historyOfLength(unpackHistory(longest.h), history), reps, naiveReps, undefined, steadyAnswers);
+    const res = await benchAkt(backend, tracer, historyOfLength(unpackHistory(longest.h), history), reps, naiveReps, undefined, steadyAnswers, courseSkills);
     await backend.release();
     return { ...res, runtime: `onnxruntime-web ${rt} (1 thread)`, sessionMs };
   },

@@ -59,7 +59,8 @@ async function loadAkt(baseUrl: string, want: RuntimeChoice, onProgress?: (p: Lo
   );
   onProgress?.({ progress: 1, text: `AKT: starting onnxruntime-web (${rt})` });
   const backend = await createOrtAktBackend(ort, { encode: files[0]!.bytes, readout: files[1]!.bytes, ...(files[2] ? { append: files[2].bytes } : {}) }, [rt]);
-  return { tracer: new AktTracer(backend, meta), loaded: { runtime: `onnxruntime-web ${rt}`, reason, fromCache: files.every((f) => f.fromCache) } };
+  // The runtime goes into the trace (run_start.tracer.runtime), as the CLI's "onnxruntime-web wasm" does.
+  return { tracer: new AktTracer(backend, meta, `onnxruntime-web ${rt}`), loaded: { runtime: `onnxruntime-web ${rt}`, reason, fromCache: files.every((f) => f.fromCache) } };
 }
 
 export class TracerService {

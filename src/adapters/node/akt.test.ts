@@ -1,5 +1,6 @@
 /**
- * The shipped AKT model through the TypeScript tracer (onnxruntime-web in Node, wasm): parity with
+ * The shipped AKT model through the TypeScript tracer (onnxruntime-web in Node, wasm, the reference
+ * runtime; native onnxruntime-node against it: akt-runtimes.test.ts): parity with
  * PyTorch on the fixture made by training/akt/make_fixture.py, the future-leak and padding
  * properties, the context window, and clear errors.
  */
@@ -17,7 +18,7 @@ const fx = JSON.parse(readFileSync(new URL('../../../training/akt/fixtures/akt_p
 let tracer: AktTracer;
 let backend: OrtAktBackend;
 beforeAll(async () => {
-  ({ tracer, backend } = await loadNodeAkt(undefined, true));
+  ({ tracer, backend } = await loadNodeAkt(undefined, true, 'wasm'));
 }, 60_000);
 
 const rows = (s: number[], q: number[], r: number[], n: number): Interaction[] => Array.from({ length: n }, (_, i) => ({ skill: s[i]!, question: q[i]!, correct: r[i] === 1 }));
@@ -135,7 +136,7 @@ describe('AKT (ONNX, Node wasm)', () => {
     expect(tracer.counters.encodes - e0).toBe(7);
     expect(tracer.counters.appends - a0).toBe(8 + 6 + 1 + 2 + 14 + 6 + 1 + 2 + 13 + 3);
     // Any other order of calls gives the very same numbers (the cache path depends on the history only).
-    const { tracer: other } = await loadNodeAkt();
+    const { tracer: other } = await loadNodeAkt(undefined, false, 'wasm');
     for (let i = steps.length - 1; i >= 0; i--) expect(await other.predict(h.slice(0, steps[i]), all)).toEqual(inOrder[i]);
     // ... and they equal encoding the whole history, up to float rounding.
     for (let i = 0; i < steps.length; i++) {
@@ -150,11 +151,11 @@ describe('AKT (ONNX, Node wasm)', () => {
     const h = rows(c.skills[0]!, c.questions[0]!, c.responses[0]!, c.lengths[0]!);
     const all = Array.from({ length: tracer.meta.n_skills }, (_, i) => ({ skill: i + 1, question: 0, level: 0 }));
     const lengths = Array.from({ length: 40 }, (_, i) => 180 + i); // appends, a slide, appends again
-    const { tracer: seq } = await loadNodeAkt();
+    const { tracer: seq } = await loadNodeAkt(undefined, false, 'wasm');
     const expected: number[][] = [];
     for (const len of lengths) expected.push(await seq.predict(h.slice(0, len), all));
     // The same histories, all asked at once: each readout must still see its own cache.
-    const { tracer: overlapping } = await loadNodeAkt();
+    const { tracer: overlapping } = await loadNodeAkt(undefined, false, 'wasm');
     const got = await Promise.all(lengths.map((len) => overlapping.predict(h.slice(0, len), all)));
     got.forEach((g, i) => expect(g, `${lengths[i]} rows`).toEqual(expected[i]));
     // ... and one at a time again on the same tracer, after its buffers have been recycled.
@@ -184,6 +185,6 @@ describe('AKT (ONNX, Node wasm)', () => {
   });
 
   it('says what is missing when the model cannot be loaded', async () => {
-    await expect(loadNodeAkt('/nonexistent/akt')).rejects.toThrow(/cannot load the AKT model: \/nonexistent\/akt\/meta\.json/);
+    await expect(loadNodeAkt('/nonexistent/akt', false, 'wasm')).rejects.toThrow(/cannot load the AKT model: \/nonexistent\/akt\/meta\.json/);
   });
 });

@@ -1,7 +1,8 @@
 /**
- * AKT backend on onnxruntime-web, shared by the browser worker and Node. The caller passes the
- * `ort` module it imported (the page picks the wasm or the WebGPU build; Node uses the package's
- * Node entry), so this file bundles no runtime of its own.
+ * AKT backend on ONNX Runtime, shared by the browser worker and Node. The caller passes the
+ * `ort` module it imported (the page picks onnxruntime-web's wasm or WebGPU build; Node uses
+ * onnxruntime-node's native CPU binary or onnxruntime-web's Node entry: adapters/node/akt.ts), so
+ * this file bundles no runtime of its own.
  */
 import type * as OrtTypes from 'onnxruntime-web';
 import type { AktBackend, AktCache } from '../../core/learner/kt/akt';
@@ -31,8 +32,12 @@ export interface OrtAktBackend extends AktBackend {
   release(): Promise<void>;
 }
 
-export async function createOrtAktBackend(ort: Ort, graphs: AktGraphs, executionProviders: string[]): Promise<OrtAktBackend> {
-  const opts = { executionProviders, graphOptimizationLevel: 'all' as const };
+/**
+ * `ort` is onnxruntime-web (wasm or WebGPU build) or onnxruntime-node (the same API from
+ * onnxruntime-common); `sessionOptions` adds runtime-specific options (native thread counts).
+ */
+export async function createOrtAktBackend(ort: Ort, graphs: AktGraphs, executionProviders: string[], sessionOptions: Record<string, unknown> = {}): Promise<OrtAktBackend> {
+  const opts = { ...sessionOptions, executionProviders, graphOptimizationLevel: 'all' as const };
   // One at a time: the WebGPU execution provider refuses to create sessions concurrently.
   const enc = await ort.InferenceSession.create(graphs.encode, opts);
   const read = await ort.InferenceSession.create(graphs.readout, opts);

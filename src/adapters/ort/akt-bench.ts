@@ -1,8 +1,10 @@
 /**
  * Timing of one full-belief readout (P(correct) on an average item of every skill after a
  * history): incremental (encode the history once, read out all skills' last rows in one call)
- * against naive (one full forward per skill, history + that skill's candidate row). Shared by
- * the Node benchmark and the in-page benchmark worker; timings are medians over `reps`.
+ * against naive (one full forward per skill, history + that skill's candidate row); the FLOPs of
+ * each path from the model's dimensions (aktFlops), and the matrix-product rate of a runtime
+ * (gemmRate), for the floors FLOPs / rate. Shared by the Node benchmark and the in-page benchmark
+ * worker; timings are medians over `reps`.
  */
 import type { AktTracer } from '../../core/learner/kt/akt';
 import type { Interaction } from '../../core/learner/kt/types';
@@ -40,6 +42,49 @@ export interface AktBenchResult {
   steadyAnswers: number;
   steadyEncodes: number;
   steadyAppends: number;
+  /** The model's FLOPs per answer on that path (mean over the answers; aktFlops), all skills. */
+  steadyFlops: number;
+  /** The same path reading out only `courseSkills` (what a run reads after each answer, engine 2), and its FLOPs. */
+  steadyCourseMs: number;
+  steadyCourseFlops: number;
+  courseSkills: number;
+  /** FLOPs of the fixed step "append one row to a window of `history` rows + readout of all skills". */
+  appendStepFlops: number;
+}
+
+/** The hyperparameters aktFlops reads (meta.json's). */
+export interface AktDims {
+  d_model: number;
+  n_blocks: number;
+  d_ff: number;
+  final_fc: number;
+  final_fc2: number;
+}
+
+/**
+ * FLOPs (2 per multiply-add) of the matrix products in the AKT graphs, from the model's dimensions
+ * (training/akt/akt_model.py: encode_with_ke, append, readout). Element-wise work (the monotonic
+ * attention's decay and softmax, LayerNorm, residuals) is left out: it is under 2% of the products
+ * at d = 128. Queries and keys share one projection (kq_same) but the graphs compute it for each
+ * use, so each is counted. `L` is the window's rows before the step.
+ */
+export function aktFlops(h: AktDims) {
+  const { d_model: d, n_blocks: N, d_ff: ff, final_fc: f1, final_fc2: f2 } = h;
+  // One self-attention layer for one new row over `keys` keys: q, k, v projections, scores and
+  // weighted values, output projection, and the feed-forward part when the layer has one.
+  const selfRow = (keys: number, ffn: boolean) => 6 * d * d + 4 * keys * d + 2 * d * d + (ffn ? 4 * d * ff : 0);
+  return {
+    /** One new row appended to a window of L rows (append graph). */
+    append: (L: number) => N * (selfRow(L + 1, true) + selfRow(L + 1, false) + 4 * d * d) + (N - 1) * (2 * d * d + 4 * L * d + 2 * d * d + 4 * d * ff),
+    /** A window of L rows encoded whole (encode graph: full L × L attention, masked). */
+    encode: (L: number) => L * (N * (selfRow(L, true) + selfRow(L, false) + 4 * d * d) + (N - 1) * (2 * d * d + 4 * L * d + 2 * d * d + 4 * d * ff)),
+    /**
+     * C candidates read out after L rows (readout graph): per block the question layer's attention
+     * (its projections of the candidate are table lookups in block 0) and the retriever with its
+     * feed-forward part; then the output layer (its candidate half is a table lookup).
+     */
+    readout: (L: number, C: number) => C * (N * (4 * L * d + 2 * d * d + 2 * d * d + 4 * L * d + 2 * d * d + 4 * d * ff) + (N - 1) * 4 * d * d + 2 * d * f1 + 2 * f1 * f2 + 2 * f2),
+  };
 }
 
 const median = (xs: number[]) => {
@@ -47,8 +92,10 @@ const median = (xs: number[]) => {
   return s[Math.floor(s.length / 2)]!;
 };
 
-export async function benchAkt(backend: OrtAktBackend, tracer: AktTracer, history: readonly Interaction[], reps = 10, naiveReps = 2, now: () => number = () => performance.now(), steadyAnswers = 48): Promise<AktBenchResult> {
+export async function benchAkt(backend: OrtAktBackend, tracer: AktTracer, history: readonly Interaction[], reps = 10, naiveReps = 2, now: () => number = () => performance.now(), steadyAnswers = 48, courseSkills: readonly number[] = []): Promise<AktBenchResult> {
+  if (courseSkills.length === 0) throw new Error('benchAkt: give the course skills (a scenario\'s course.skills) for the per-answer course readout');
   const nSkills = tracer.meta.n_skills;
+  const flops = aktFlops(tracer.meta.hyperparameters as unknown as AktDims);
   const skills = Array.from({ length: nSkills }, (_, i) => i + 1);
   // The fixed-size figures read the longest window the model takes (the most recent max_history rows).
   const w = tracer.window(history.slice(-tracer.meta.context_window.max_history));
@@ -144,17 +191,83 @@ export async function benchAkt(backend: OrtAktBackend, tracer: AktTracer, histor
   // Steady state: the history plus steadyAnswers more rows (its own rows again), one answer at a
   // time through tracer.predict, as the simulator does; a first pass warms up, the second is timed.
   const more = [...history, ...history.slice(0, steadyAnswers)];
-  const queries = skills.map((skill) => ({ skill, question: 0, level: 0 }));
-  let steadyMs = 0, steadyEncodes = 0, steadyAppends = 0;
-  for (let pass = 0; pass < 2; pass++) {
-    const e0 = tracer.counters.encodes, a0 = tracer.counters.appends;
-    const t0 = now();
-    for (let i = history.length; i < more.length; i++) await tracer.predict(more.slice(0, i + 1), queries);
-    steadyMs = (now() - t0) / steadyAnswers;
-    steadyEncodes = tracer.counters.encodes - e0;
-    steadyAppends = tracer.counters.appends - a0;
+  const steady = async (queries: { skill: number; question: number; level: number }[]) => {
+    let ms = 0, encodes = 0, appends = 0, work = 0;
+    for (let pass = 0; pass < 2; pass++) {
+      const e0 = tracer.counters.encodes, a0 = tracer.counters.appends;
+      const t0 = now();
+      for (let i = history.length; i < more.length; i++) await tracer.predict(more.slice(0, i + 1), queries);
+      ms = (now() - t0) / steadyAnswers;
+      encodes = tracer.counters.encodes - e0;
+      appends = tracer.counters.appends - a0;
+    }
+    // The FLOPs of that path, answer by answer, outside the timed passes: the window each answer
+    // reads, encoded whole when its first row moved (or the cache is cold), else one row appended.
+    let prev: { start: number; length: number } | null = null;
+    let walked = 0;
+    for (let i = history.length; i < more.length; i++) {
+      const w = tracer.window(more.slice(0, i + 1));
+      const appended = prev !== null && prev.start === w.start && prev.length === w.length - 1;
+      if (!appended) walked++;
+      work += (appended ? flops.append(w.length - 1) : flops.encode(w.length)) + flops.readout(w.length, queries.length);
+      prev = w;
+    }
+    if (walked !== encodes) throw new Error(`benchAkt: the FLOP count assumed ${walked} encodes but the tracer did ${encodes}`);
+    return { ms, encodes, appends, flops: work / steadyAnswers };
+  };
+  const all = await steady(skills.map((skill) => ({ skill, question: 0, level: 0 })));
+  const course = await steady(courseSkills.map((skill) => ({ skill, question: 0, level: 0 })));
+  return {
+    history: L,
+    skills: nSkills,
+    reps,
+    steadyMs: all.ms,
+    steadyAnswers,
+    steadyEncodes: all.encodes,
+    steadyAppends: all.appends,
+    steadyFlops: all.flops,
+    steadyCourseMs: course.ms,
+    steadyCourseFlops: course.flops,
+    courseSkills: courseSkills.length,
+    appendStepFlops: flops.append(L - 1) + flops.readout(L, nSkills),
+    incrementalMs: median(tInc),
+    encodeMs: median(tEnc),
+    readoutMs: median(tRead),
+    naiveMs: median(tNaive),
+    naiveBatchedMs: median(tBatch),
+    maxAbsDiff,
+    appendIncrementalMs,
+    appendMs,
+    appendMaxAbsDiff,
+  };
+}
+
+/**
+ * The matrix-product rate a runtime reaches on this machine at the model's shapes: a graph of
+ * `chain` MatMuls [M, K] x [K, K] in a row (built by scripts/bench-kt.ts with onnx's Python helper,
+ * K = the model's d_ff, M = its skill count), timed over `reps` runs after a warm-up; GFLOP/s of the
+ * median run. The chain makes ONNX Runtime's per-call cost small next to the products.
+ */
+export async function gemmRate(ort: Pick<typeof import('onnxruntime-web'), 'InferenceSession' | 'Tensor'>, model: Uint8Array, dims: { m: number; k: number; chain: number }, executionProviders: string[], sessionOptions: Record<string, unknown> = {}, reps = 15, now: () => number = () => performance.now()): Promise<{ gflops: number; ms: number; flops: number }> {
+  const session = await ort.InferenceSession.create(model, { ...sessionOptions, executionProviders, graphOptimizationLevel: 'all' });
+  try {
+    const a = new Float32Array(dims.m * dims.k);
+    for (let i = 0; i < a.length; i++) a[i] = ((i * 7919) % 1000) / 1000 - 0.5;
+    const feeds = { a: new ort.Tensor('float32', a, [dims.m, dims.k]) };
+    const warmUntil = now() + 1500;
+    for (let i = 0; i < 100 && (i < 5 || now() < warmUntil); i++) await session.run(feeds);
+    const t: number[] = [];
+    for (let r = 0; r < reps; r++) {
+      const t0 = now();
+      await session.run(feeds);
+      t.push(now() - t0);
+    }
+    const ms = median(t);
+    const flops = 2 * dims.m * dims.k * dims.k * dims.chain;
+    return { gflops: flops / ms / 1e6, ms, flops };
+  } finally {
+    await session.release();
   }
-  return { history: L, skills: nSkills, reps, steadyMs, steadyAnswers, steadyEncodes, steadyAppends, incrementalMs: median(tInc), encodeMs: median(tEnc), readoutMs: median(tRead), naiveMs: median(tNaive), naiveBatchedMs: median(tBatch), maxAbsDiff, appendIncrementalMs, appendMs, appendMaxAbsDiff };
 }
 
 /** A synthetic but realistic history: a real warm-up history extended to `length` rows by cycling it. */

@@ -3,9 +3,10 @@ import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { accuracy, brier, ece, loadBktTracer, reliability, rocAuc, type Interaction } from '../../core/index';
 import { readTestFold, type StudentSequence } from '../../adapters/node/datasets';
-import { DEFAULT_AKT_DIR, loadNodeAkt } from '../../adapters/node/akt';
+import { DEFAULT_AKT_DIR, KT_RUNTIME_LABEL, loadNodeAkt } from '../../adapters/node/akt';
 import { ROOT } from '../../adapters/node/files';
 import { int } from './common';
+import { addKtRuntimeOption } from './kt-runtime';
 
 export interface KtEvalResult {
   tracer: string;
@@ -24,7 +25,7 @@ export interface KtEvalResult {
 
 /** AKT: sequences cut into pieces of `seqlen` rows (as AKT's own evaluation does), every row predicted from the rows before it in its piece. */
 async function evalAkt(students: StudentSequence[], modelDir: string, batch: number): Promise<{ pred: number[]; lab: number[]; model: string }> {
-  const { backend, meta } = await loadNodeAkt(modelDir, true);
+  const { backend, meta, runtime } = await loadNodeAkt(modelDir, true);
   const seqlen = Number((meta.hyperparameters as { seqlen?: number }).seqlen ?? 200);
   const pieces: { s: number[]; q: number[]; r: number[] }[] = [];
   for (const st of students) {
@@ -52,7 +53,7 @@ async function evalAkt(students: StudentSequence[], modelDir: string, batch: num
     });
   }
   await backend.release();
-  return { pred, lab, model: `${modelDir} (${(meta as { exported?: string }).exported ?? 'unknown export'})` };
+  return { pred, lab, model: `${modelDir} (${(meta as { exported?: string }).exported ?? 'unknown export'}) on ${KT_RUNTIME_LABEL[runtime]}` };
 }
 
 /** BKT: the whole sequence, every row predicted from the rows before it. */
@@ -98,7 +99,7 @@ export async function runKtEval(o: { data: string; fold: number; tracer: string;
 
 export function registerKt(program: Command): void {
   const kt = program.command('kt').description('Knowledge-tracing models: evaluate on held-out students, train.');
-  kt.command('eval')
+  addKtRuntimeOption(kt.command('eval'))
     .description("Evaluate a tracer on a data set's held-out fold: AUC, accuracy, ECE (10 bins), Brier.")
     .requiredOption('--data <dir>', 'data set directory (AKT fold files or sequences.csv[.gz])')
     .option('--fold <k>', 'test fold', int('--fold'), 1)

@@ -8,6 +8,7 @@ import { ROOT } from '../../adapters/node/files';
 import { runNodeSweep } from '../../adapters/node/sweep/run-sweep';
 import { progressBar } from '../progress';
 import { int } from './common';
+import { addKtRuntimeOption } from './kt-runtime';
 
 /** Replaces the text between `<!-- name:start -->` and `<!-- name:end -->` in a document. */
 export function replaceSection(doc: string, name: string, body: string, file: string): string {
@@ -20,8 +21,8 @@ export function replaceSection(doc: string, name: string, body: string, file: st
 }
 
 export function registerPersonas(program: Command): void {
-  program
-    .command('personas')
+  addKtRuntimeOption(program
+    .command('personas'))
     .description('Measure how the built-in personas behave: run the 55 library scenarios and print the persona table (help requests, active minutes, give-ups, pre-tutor probe accuracy) and the ability-level table.')
     .addOption(new Option('--tutor <name>', 'tutor for the behaviour runs').choices([...AUTOMATED_TUTORS]).default('withholder'))
     .option('--seeds <list>', 'seeds for the 30-day behaviour runs (55 scenarios each)', '1-5')

@@ -7,6 +7,8 @@ import { int } from './common';
 import { addLlmOptions, learnerParts, llmRecordParts, type LlmCliOptions } from './llm-options';
 import { addAgentOptions, agentTutorConfigs, hasAgentOptions, type AgentCliOptions } from './agent-options';
 import { onStopSignals } from '../signals';
+import { addKtRuntimeOption } from './kt-runtime';
+import { ktRuntimeChoice, resumeKtRuntime } from '../../adapters/node/akt';
 
 interface RunCliOptions extends LlmCliOptions, AgentCliOptions {
   scenario?: string;
@@ -32,7 +34,7 @@ export function registerRun(program: Command): void {
     .option('--out <file>', 'trace file to write, JSONL appended event by event; required unless --resume')
     .option('--resume <trace>', 'resume the stopped or killed run in this trace file, appending to it; tutor, scenario and settings come from the trace (an LLM run needs its --llm-config again)')
     .option('--quiet', 'print nothing but errors');
-  addAgentOptions(addLlmOptions(cmd)).action(async (o: RunCliOptions, command: Command) => {
+  addAgentOptions(addLlmOptions(addKtRuntimeOption(cmd))).action(async (o: RunCliOptions, command: Command) => {
     let record: RunRecord;
     let path: string;
     let stored: TraceEvent[] | undefined;
@@ -68,7 +70,9 @@ export function registerRun(program: Command): void {
         ...(o.horizon !== undefined ? { horizonDays: o.horizon } : {}),
       });
     }
-    const env = nodeRunEnv({ llmConfig: o.llmConfig ?? [] });
+    // A resumed AKT run continues on the runtime its trace was computed on (adapters/node/akt.ts).
+    const ktRuntime = stored ? resumeKtRuntime(stored[0] as Parameters<typeof resumeKtRuntime>[0], ktRuntimeChoice()) : undefined;
+    const env = nodeRunEnv({ llmConfig: o.llmConfig ?? [], ...(ktRuntime ? { ktRuntime } : {}) });
     // Ctrl-C, SIGTERM or SIGHUP stop the run cleanly: the trace so far ends with reason "aborted" and can be resumed.
     const ac = new AbortController();
     const off = onStopSignals(() => ac.abort());

@@ -21,6 +21,7 @@ import { loadLlmConfig, pickProvider } from '../../adapters/node/llm-config';
 import { int } from './common';
 import { McpTutorHost, serveHttp, serveStdio, type HostedRun } from '../mcp/server';
 import { onStopSignals } from '../signals';
+import { addKtRuntimeOption } from './kt-runtime';
 
 interface ServeMcpOptions {
   scenario?: string;
@@ -47,8 +48,8 @@ interface ServeMcpOptions {
 const collect = (v: string, prev: string[] = []) => [...prev, v];
 
 export function registerServeMcp(program: Command): void {
-  program
-    .command('serve-mcp')
+  addKtRuntimeOption(program
+    .command('serve-mcp'))
     .usage('[--scenario <file> --seed <n> | --scenarios <paths...> --seeds <list>] --out <file|dir> [--transport stdio|http] [options]\n       educlaw serve-mcp --resume <trace.jsonl> [--transport http]')
     .description(
       'Serve the LMS of a run (or of a series of runs) as an MCP server: an MCP-capable agent is the tutor. It gets the ten LMS tools with the same JSON Schemas and errors as an LLM tutor, plus wait_for_event (the next wake), end_turn and get_turn_status. The trace is written as the run goes; its tutor is "mcp" with the client\'s name and version.\n\n' +

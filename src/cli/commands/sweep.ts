@@ -10,6 +10,7 @@ import { int } from './common';
 import { addLlmOptions, collectTutor, learnerParts, sweepTutors, type SweepLlmCliOptions } from './llm-options';
 import { addAgentOptions, agentTutorConfigs, hasAgentOptions, type AgentCliOptions } from './agent-options';
 import { addQueueSweepOptions, queueStatusCommand, runQueuedSweep, type QueueSweepCliOptions } from './sweep-queue';
+import { addKtRuntimeOption } from './kt-runtime';
 
 interface SweepCliOptions extends SweepLlmCliOptions, AgentCliOptions, QueueSweepCliOptions {
   scenarios: string[];
@@ -52,7 +53,7 @@ export function registerSweep(program: Command): void {
     .option('--horizon <days>', "days per run (default: each scenario's)", int('--horizon'))
     .option('--resume', 'continue the sweep in --out (give the same options): keep complete traces, resume partial ones, run missing ones')
     .option('--quiet', 'no progress bar and no table on stdout');
-  addQueueSweepOptions(addAgentOptions(addLlmOptions(cmd, { repeatable: true }), { repeatable: true })).action(async (o: SweepCliOptions) => {
+  addQueueSweepOptions(addAgentOptions(addLlmOptions(addKtRuntimeOption(cmd), { repeatable: true }), { repeatable: true })).action(async (o: SweepCliOptions) => {
     // --status reads a queue-backed sweep's progress and needs nothing else; every other sweep needs these three.
     if (o.status) return queueStatusCommand(o);
     for (const flags of ['--scenarios <paths...>', '--tutor <name>', '--out <dir>']) {

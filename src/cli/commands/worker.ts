@@ -9,6 +9,7 @@ import { resolve } from 'node:path';
 import { DEFAULT_QUEUE_NAME } from '../../adapters/node/queue/names';
 import { onStopSignals } from '../signals';
 import { int } from './common';
+import { addKtRuntimeOption } from './kt-runtime';
 
 interface WorkerCliOptions {
   queue: string;
@@ -27,8 +28,8 @@ interface WorkerCliOptions {
 const collect = (v: string, prev: string[] = []) => [...prev, v];
 
 export function registerWorker(program: Command): void {
-  program
-    .command('worker')
+  addKtRuntimeOption(program
+    .command('worker'))
     .description(
       'Run the runs of a queue-backed sweep (sweep --queue): take runs from the BullMQ queue, run them, and write their traces to the shared directory (--out: traces/ complete, partial/ under way). ' +
         "A run that fails is retried with backoff from its partial trace; a killed worker's runs are picked up by the others after --lock-ms and resumed. " +

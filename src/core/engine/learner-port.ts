@@ -116,5 +116,6 @@ export interface LearnerAgent {
   /** The day ended while the learner was online: the session is over. */
   sessionCut(): void;
   probe(day: number, probes: readonly Item[]): Promise<ProbeResult>;
+  /** P(correct) on an average item of each skill; the session asks for the course's skills after each worked-out answer and for all the tracer's skills at each day's end. */
   belief(skills: readonly number[]): Promise<number[]>;
 }

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { MockLlm, ReplayLlm, modelCallRecord, resumePoint, type ChatRequest, type TraceEvent } from '../index';
+import { ENGINE_VERSION, MockLlm, ReplayLlm, modelCallRecord, resumePoint, type ChatRequest, type TraceEvent } from '../index';
 
 const req = (text: string): ChatRequest => ({ messages: [{ role: 'user', content: text }], temperature: 0.2 });
-const startEv = { seq: 0, t: 0, type: 'run_start' } as unknown as TraceEvent;
+const startEv = { seq: 0, t: 0, type: 'run_start', engine: ENGINE_VERSION } as unknown as TraceEvent;
 
 describe('ReplayLlm', () => {
   it('answers recorded calls from the trace, checks each request against the recorded digest, then goes live', async () => {
@@ -31,5 +31,8 @@ describe('resumePoint', () => {
     expect(() => resumePoint(done)).toThrow(/complete/);
     const halfCall = [startEv, ev(1, { type: 'wake', turn: 1 }), ev(2, { type: 'message', from: 'tutor', text: 'hi' })];
     expect(resumePoint(halfCall).map((e) => e.seq)).toEqual([0, 1]);
+    // Another engine version's trace reads and scores but does not resume: the error names both versions.
+    const old = [{ ...startEv, engine: 'educlaw-lab-engine-1' } as TraceEvent, ev(1, { type: 'wake', turn: 1 })];
+    expect(() => resumePoint(old)).toThrow(/engine educlaw-lab-engine-1 .*educlaw-lab-engine-2/);
   });
 });

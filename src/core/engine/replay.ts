@@ -10,6 +10,7 @@
 import type { TraceEvent, EventOf } from '../trace/types';
 import { CUT_MARKER, LlmError, MAX_RECORDED_CONTENT, requestDigest, type ChatRequest, type ChatResponse, type LlmClient, type LlmErrorCode, type ModelRole } from '../llm/types';
 import { SimError } from '../errors';
+import { ENGINE_VERSION } from './version';
 import type { Session } from './session';
 import type { Turn } from './turn';
 
@@ -32,7 +33,11 @@ export function resumePoint(events: readonly TraceEvent[]): TraceEvent[] {
   // A failed model call has no response, or (an HTTP agent's malformed reply or bad status) an error beside the reply it keeps.
   const failed = (e: TraceEvent) => e.type === 'error' || (e.type === 'model_call' && (e.response === null || e.error !== undefined)) || (e.type === 'message' && e.from === 'tutor');
   while (n > 1 && failed(events[n - 1]!)) n--;
-  if (n < 1 || events[0]?.type !== 'run_start') throw new SimError('TRACE_INVALID', 'a stored trace starts with run_start');
+  const start = events[0];
+  if (n < 1 || start?.type !== 'run_start') throw new SimError('TRACE_INVALID', 'a stored trace starts with run_start');
+  // Another engine version records other events (e.g. engine 1's belief over all skills after every
+  // answer): replaying it would diverge, so say why up front. The trace still reads and scores.
+  if (start.engine !== ENGINE_VERSION) throw new SimError('RESUME_DIVERGED', `this trace was written by engine ${start.engine} and this build runs ${ENGINE_VERSION} (docs/trace-format.md#engine-version): it reads, scores and judges as it is, but cannot be resumed here; run it afresh`);
   return events.slice(0, n);
 }
 

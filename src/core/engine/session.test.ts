@@ -24,6 +24,15 @@ describe('a run (executeRun over a session)', () => {
     expect(eventsOf(ev, 'probe').map((p) => p.day)).toEqual([0, 1, 2, 3]);
     expect(eventsOf(ev, 'attempt').length).toBeGreaterThan(5);
     expect(eventsOf(ev, 'mastery').length).toBeGreaterThan(5);
+    // The belief: over the course's skills right after each worked-out answer, over all skills just before each end_of_day.
+    const start = ev[0]!;
+    if (start.type !== 'run_start') throw new Error('no run_start');
+    for (const m of eventsOf(ev, 'mastery')) {
+      const prev = ev[m.seq - 1]!;
+      const next = ev[m.seq + 1]!;
+      if (prev.type === 'attempt' && prev.evidence) expect([m.scope, m.skills]).toEqual(['course', start.scenario.course.skills]);
+      else expect([next.type === 'lms_event' && next.kind, m.scope, m.skills.length]).toEqual(['end_of_day', 'all', start.tracer.nSkills]);
+    }
     expect(eventsOf(ev, 'wake').length).toBe(eventsOf(ev, 'turn_end').length);
     ev.forEach((e, i) => expect(e.seq).toBe(i));
     for (let i = 1; i < ev.length; i++) expect(ev[i]!.t).toBeGreaterThanOrEqual(ev[i - 1]!.t);

@@ -327,7 +327,7 @@ export class Session {
           lms.learnerOnline = false;
           this.#emit({ type: 'lms_event', t: this.now, kind: 'logout', day: ev.day + 1, detail: { why: 'end_of_day' } });
         }
-        await this.#snapshot();
+        await this.#snapshot('all');
         const le = this.#emit({ type: 'lms_event', t: this.now, kind: 'end_of_day', day: ev.day + 1 });
         await this.#wake('end_of_day', le.seq, {});
         return;
@@ -335,14 +335,21 @@ export class Session {
     }
   }
 
-  /** The tracer's belief over every skill it knows (after each graded answer and at the end of each day). */
-  async #snapshot(): Promise<void> {
+  /**
+   * The tracer's belief, read as the run needs it (engine 2): over the course's skills after each
+   * graded answer the learner worked out (scope 'course'), and over every skill the tracer knows at
+   * the end of each day (scope 'all'). Engine 1 read all skills after every answer too; on AKT that
+   * readout was about two thirds of a run's time, for rows nothing per answer uses (the trace
+   * viewer's heatmap shows the course's skills per answer and all skills by day; no axis reads
+   * mastery). Old traces keep 'all' after every answer and read and score as they are.
+   */
+  async #snapshot(scope: 'course' | 'all'): Promise<void> {
     const tracer = this.#learner.tracer;
     if (!tracer) return; // no knowledge tracer (a real student): no belief to record
-    const skills = Array.from({ length: tracer.nSkills }, (_, i) => i + 1);
+    const skills = scope === 'all' ? Array.from({ length: tracer.nSkills }, (_, i) => i + 1) : [...this.scenario.course.skills];
     const values = await this.#learner.belief(skills);
-    // Four decimals keep a belief over ~100 skills after every answer affordable in the trace.
-    this.#emit({ type: 'mastery', t: this.now, scope: 'all', skills, values: values.map((v) => Math.round(v * 1e4) / 1e4) });
+    // Four decimals keep a belief over ~100 skills at each day's end affordable in the trace.
+    this.#emit({ type: 'mastery', t: this.now, scope, skills, values: values.map((v) => Math.round(v * 1e4) / 1e4) });
   }
 
   /** Wakes the tutor (if the scenario wakes it on `reason`) and waits until its turn is over. */
@@ -441,7 +448,7 @@ export class Session {
         const attemptNo = lms.attemptsOn(x.assignmentId, item.id).length + 1;
         lms.gradebook.push({ at: this.now, itemId: item.id, skill: item.skillId, level: item.level, assignmentId: x.assignmentId, attemptNo, response: x.response, correct: x.correct });
         const ae = this.#emit({ type: 'attempt', t: this.now, itemId: item.id, skill: item.skillId, level: item.level, assignmentId: x.assignmentId, attemptNo, p: x.p === null ? null : roundP(x.p), boost: x.boost, source: x.source, response: x.response, correct: x.correct, evidence: x.evidence, ...(x.slip ? { slip: true } : {}), ...(x.student ? { student: x.student } : {}) });
-        if (x.evidence) await this.#snapshot();
+        if (x.evidence) await this.#snapshot('course');
         if (x.assignmentId) world.completeIfDone(x.assignmentId, day);
         await this.#exchange('submission_graded', ae.seq, { item_id: item.id, assignment_id: x.assignmentId, correct: x.correct, response: x.response });
       },

@@ -53,6 +53,10 @@ describe('strict trace validation: impossible traces are refused with file, line
     expect(refusal(edit(ls, a, (o) => (o.p = 1.5))).field).toBe('p');
     const m = idx(ls, (o) => o.type === 'mastery');
     expect(refusal(edit(ls, m, (o) => ((o.values as number[])[0] = -0.1))).field).toBe('values[0]');
+    const c = idx(ls, (o) => o.type === 'mastery' && o.scope === 'course');
+    const bad = refusal(edit(ls, c, (o) => ((o.skills as number[])[0] = 109)));
+    expect([bad.line, bad.field]).toEqual([c + 1, 'skills']);
+    expect(bad.message).toMatch(/scope "course" holds the course's skills/);
   });
 
   it('judge item scores off their scale (Gagné 99 or −50, pedagogy overall 1000), and a verdict with one Gagné item (it gave NaN)', async () => {
@@ -111,6 +115,9 @@ describe('strict trace validation: impossible traces are refused with file, line
       expect([e.line, e.field]).toEqual([1, 'scenario.horizonDays']);
       expect(e.message).toMatch(/^h\.jsonl:1: invalid event at scenario\.horizonDays/);
     }
+    // A tracer runtime that is not a name (absent is AKT's reference runtime, or none).
+    for (const rt of [7, '']) expect(refusal(edit(ls, 0, (o) => ((o.tracer as { runtime?: unknown }).runtime = rt))).field).toBe('tracer.runtime');
+    expect(parseJsonl(edit(ls, 0, (o) => ((o.tracer as { runtime?: unknown }).runtime = 'onnxruntime-node cpu')), 'ok.jsonl').events[0]).toMatchObject({ tracer: { runtime: 'onnxruntime-node cpu' } });
     for (const v of [0, -1]) {
       const e = refusal(edit(ls, 0, (o) => (o.schemaVersion = v)), 'v.jsonl');
       expect([e.line, e.field]).toEqual([1, 'schemaVersion']);

@@ -73,7 +73,7 @@ const EventSchema = z.discriminatedUnion('type', [
     engine: str,
     scenario: ScenarioSchema,
     tutor: z.looseObject({ name: str.min(1), config: z.record(str, z.unknown()) }),
-    tracer: z.looseObject({ name: str.min(1), version: str, nSkills: nat.max(100_000) /* 0: no tracer (a field trace) */ }),
+    tracer: z.looseObject({ name: str.min(1), version: str, nSkills: nat.max(100_000) /* 0: no tracer (a field trace) */, runtime: str.min(1).optional() /* absent: AKT's reference runtime, or none */ }),
     // A simulated learner's persona seed, or a real student's anonymous code (a field trace).
     learner: z.union([z.looseObject({ seedIndex: int, seedUid: int, warmup: nat }), z.looseObject({ kind: z.literal('real'), participant: str })]),
     itemBank: z.looseObject({
@@ -213,6 +213,7 @@ export class TraceValidator {
   #lastT = 0;
   #horizon = 0;
   #nSkills = 0;
+  #courseSkills: readonly number[] = [];
   #ended = false;
   #endDays = 0;
   #turn = 0;
@@ -288,6 +289,7 @@ export class TraceValidator {
       case 'run_start':
         this.#horizon = ev.scenario.horizonDays;
         this.#nSkills = ev.tracer.nSkills;
+        this.#courseSkills = ev.scenario.course.skills;
         if (ev.t !== 0) throw new Bad('t', `run_start is at t 0, found ${ev.t}`);
         return;
       case 'lms_event':
@@ -317,6 +319,10 @@ export class TraceValidator {
         if (ev.values.length !== ev.skills.length) throw new Bad('values', `${ev.values.length} values for ${ev.skills.length} skills`);
         const i = ev.skills.findIndex((s) => s > this.#nSkills);
         if (i >= 0) throw new Bad(`skills[${i}]`, `skill ${ev.skills[i]} is beyond the tracer's ${this.#nSkills} skills`);
+        // Scope 'course' (engine 2, after an answer) is the belief over exactly the course's skills, in the course's order.
+        if (ev.scope === 'course' && (ev.skills.length !== this.#courseSkills.length || ev.skills.some((x, k) => x !== this.#courseSkills[k]))) {
+          throw new Bad('skills', `a mastery event of scope "course" holds the course's skills [${this.#courseSkills.join(', ')}], not [${ev.skills.slice(0, 8).join(', ')}${ev.skills.length > 8 ? ', …' : ''}]`);
+        }
         return;
       }
       case 'probe':

@@ -30,6 +30,16 @@ describe('trace view helpers', () => {
     expect(byDay.values[0]![0]).toBe(lastDay1.values[lastDay1.skills.indexOf(skills[0]!)]);
     const updates = masteryGrid(events, skills, 3, 1);
     expect(updates.columns.length).toBe(events.filter((e) => e.type === 'mastery' && eventDay(e) === 1).length);
+    // Engine 2: the day columns hold every skill (the day-end belief is over all of them); an
+    // update after an answer holds the course's skills, and the other skills' rows are empty there.
+    const all = masterySkills(events);
+    const byDayAll = masteryGrid(events, all, 3);
+    expect(byDayAll.columns.every((c) => c.scope === 'all')).toBe(true);
+    expect(byDayAll.values.every((row) => row.every((v) => v !== null))).toBe(true);
+    const updatesAll = masteryGrid(events, all, 3, 1);
+    const perAnswer = updatesAll.columns.map((c, j) => [c, j] as const).filter(([c]) => c.scope === 'course');
+    expect(perAnswer.length).toBe(updatesAll.columns.length - 1);
+    for (const [, j] of perAnswer) all.forEach((s, i) => expect(updatesAll.values[i]![j] === null).toBe(!skills.includes(s)));
     // A day without mastery events (a run cut short) has empty cells.
     expect(masteryGrid(events, skills, 4).values[0]![3]).toBeNull();
   });

@@ -74,6 +74,8 @@ export interface HeatmapColumn {
   day: number;
   /** The mastery event behind it; null when the day has none (e.g. a run cut short). */
   seq: number | null;
+  /** Its scope: 'course' (engine 2 after an answer: the course's skills only), 'all', or null without an event. */
+  scope: 'course' | 'all' | null;
 }
 
 export interface HeatmapGrid {
@@ -91,7 +93,9 @@ const hhmm = (t: number) => {
 /**
  * Skills × time from the trace's mastery events: one column per day (the day's last mastery
  * event, i.e. the end-of-day state), or, with `day`, one column per update on that day. Rows are
- * `skills` (ids) in the given order.
+ * `skills` (ids) in the given order. Engine 2 reads the course's skills after each answer and all
+ * skills at each day's end (engine 1: all skills every time), so in an update column of scope
+ * 'course' the other skills are null.
  */
 export function masteryGrid(events: readonly TraceEvent[], skills: readonly number[], days: number, day: number | null = null): HeatmapGrid {
   const mastery = events.filter((e): e is EventOf<'mastery'> => e.type === 'mastery');
@@ -101,10 +105,10 @@ export function masteryGrid(events: readonly TraceEvent[], skills: readonly numb
     for (const m of mastery) last.set(eventDay(m)!, m);
     cols = Array.from({ length: days }, (_, i) => {
       const ev = last.get(i + 1) ?? null;
-      return { col: { label: String(i + 1), title: `end of day ${i + 1}`, day: i + 1, seq: ev?.seq ?? null }, ev };
+      return { col: { label: String(i + 1), title: `end of day ${i + 1}`, day: i + 1, seq: ev?.seq ?? null, scope: ev?.scope ?? null }, ev };
     });
   } else {
-    cols = mastery.filter((m) => eventDay(m) === day).map((ev) => ({ col: { label: hhmm(ev.t), title: `day ${day}, ${hhmm(ev.t)}`, day, seq: ev.seq }, ev }));
+    cols = mastery.filter((m) => eventDay(m) === day).map((ev) => ({ col: { label: hhmm(ev.t), title: `day ${day}, ${hhmm(ev.t)}`, day, seq: ev.seq, scope: ev.scope }, ev }));
   }
   const index = cols.map(({ ev }) => (ev ? new Map(ev.skills.map((s, i) => [s, ev.values[i]!])) : null));
   return {

@@ -9,9 +9,10 @@
  *
  * Each run has a knowledge tracer of its own while it runs (TracerPool): AKT keeps the encoding of
  * the last history it read, which runs taking turns would throw away at every answer. Tracers are
- * pure functions of the history, so which instance a run gets changes nothing in its trace. AKT
- * computes on this process's thread (onnxruntime-web, wasm), as it does in a worker thread: with
- * many AKT runs at once that CPU time adds up here (about 2 s per 30-day run).
+ * pure functions of the history, so which instance a run gets changes nothing in its trace. All
+ * AKT instances share the process's ONNX Runtime sessions (adapters/node/akt.ts: compiled once per
+ * process) and compute on this process's thread, as in a worker thread: with many AKT runs at once
+ * that CPU time adds up here.
  *
  * Same results as the thread pool (pool.ts): JobResult per job in job order, the same trace files
  * (appended as each run goes; resumed from a partial trace), a stop (signal) leaves partial traces

@@ -5,10 +5,13 @@
  */
 import { executeRun, summarizeRun, type RunEnv, type RunResult } from '../../../core/index';
 import { TraceAppender, resumeFile } from '../trace-file';
+import { checkResumeKtRuntime } from '../akt';
 import type { SweepTask, SweepTaskResult } from './protocol';
 
 export async function runSweepTask(task: SweepTask, env: RunEnv, signal?: AbortSignal): Promise<SweepTaskResult & { reason: RunResult['reason'] }> {
   const from = task.resume && task.tracePath ? resumeFile(task.tracePath) : null;
+  // A partial AKT trace resumes only on the runtime that computed it: say so before replaying.
+  if (from) await checkResumeKtRuntime(from.stored[0] as Parameters<typeof checkResumeKtRuntime>[0]);
   const out = task.tracePath ? new TraceAppender(task.tracePath, from?.keepBytes ?? 0) : null;
   const t0 = performance.now();
   try {

@@ -45,6 +45,9 @@ export interface AktBackend {
   recycle?(cache: AktCache): void;
 }
 
+/** The runtime a trace without run_start.tracer.runtime was computed on (TracerInfo.runtime). */
+export const AKT_REFERENCE_RUNTIME = 'onnxruntime-web wasm';
+
 export class AktTracer implements KnowledgeTracer {
   readonly info: TracerInfo;
   readonly meta: AktMeta;
@@ -57,11 +60,15 @@ export class AktTracer implements KnowledgeTracer {
   /** Encodes, appended rows and readouts done (for benchmarks and tests). */
   readonly counters = { encodes: 0, appends: 0, readouts: 0, cacheHits: 0 };
 
-  constructor(backend: AktBackend, meta: AktMeta) {
+  /**
+   * `runtime`: what runs the backend's graphs, recorded as info.runtime unless it is the reference
+   * runtime (AKT_REFERENCE_RUNTIME), whose traces keep their bytes (TracerInfo.runtime).
+   */
+  constructor(backend: AktBackend, meta: AktMeta, runtime?: string) {
     if (!meta.format?.startsWith('educlaw-akt-onnx/')) throw new SimError('TRACER_FAILED', `AKT meta.json has format "${meta.format}", expected educlaw-akt-onnx/*`);
     this.#backend = backend;
     this.meta = meta;
-    this.info = { name: 'akt', version: `akt-d${meta.hyperparameters.d_model}-b${meta.hyperparameters.n_blocks}${meta.exported ? `-${meta.exported}` : ''}`, nSkills: meta.n_skills };
+    this.info = { name: 'akt', version: `akt-d${meta.hyperparameters.d_model}-b${meta.hyperparameters.n_blocks}${meta.exported ? `-${meta.exported}` : ''}`, nSkills: meta.n_skills, ...(runtime && runtime !== AKT_REFERENCE_RUNTIME ? { runtime } : {}) };
   }
 
   /**

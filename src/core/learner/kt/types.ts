@@ -28,6 +28,13 @@ export interface TracerInfo {
   version: string;
   /** Number of skills the tracer knows (ids 1..nSkills). */
   nSkills: number;
+  /**
+   * What computed the model, when it is not the reference runtime: AKT on "onnxruntime-node cpu"
+   * or "onnxruntime-web webgpu". Absent: onnxruntime-web wasm (AKT's reference runtime, the one
+   * every trace before this field used) or a pure-TypeScript tracer (BKT). Recorded in run_start:
+   * runtimes differ in the last float bits, so a run reproduces on the same runtime.
+   */
+  runtime?: string;
 }
 
 export interface LoadProgress {
