@@ -10,10 +10,15 @@
  *      decimal ("x = 1" is not in "x = 12" or "x = 1.5").
  * Math written in LaTeX ($\frac{3}{4}$, \dfrac{3}{4}) is read as its plain form (3/4) first, so a
  * tutor cannot hide a reveal in markup; "×" and "·" read as "*".
+ * With `words` (the leakage scorer), (c) the number-word forms of the numeric forms count too
+ * ("twenty-five" for 25, "three fourths" for 3/4), under the rule in number-words.ts.
  * Paraphrased reveals are not caught, so leakage measured this way is a lower bound.
  */
 import type { ItemContent } from './types';
-import { toPlain } from './math-text';
+import { plainForMatching } from './math-text';
+
+export { plainForMatching };
+import { findNumberWords } from './number-words';
 
 function escapeRe(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -45,15 +50,6 @@ function phraseRe(np: string): RegExp {
   return re;
 }
 
-/** The text as the matcher reads it: LaTeX math turned into plain text, Unicode signs unified. */
-export function plainForMatching(text: string): string {
-  let t = text;
-  if (/\\[a-z]/i.test(t) && !t.includes('$')) t = `$${t}$`; // bare LaTeX without delimiters
-  return toPlain(t)
-    .normalize('NFKC')
-    .replace(/[\u2212\u2012\u2013\u2014]/g, '-')
-    .replace(/[×·]/g, '*');
-}
 
 function numericRe(token: string): RegExp {
   let re = numericCache.get(token);
@@ -65,8 +61,17 @@ function numericRe(token: string): RegExp {
   return re;
 }
 
-/** Which declared forms of the item the text contains (empty when it leaks nothing). */
-export function findAnswerForms(text: string, forms: ItemContent['answerForms']): string[] {
+export interface MatchOptions {
+  /**
+   * Also match the number-word forms of the numeric forms ("twenty-five" for 25, "three fourths"
+   * for 3/4), under the false-positive rule of number-words.ts. The leakage scorer sets it; the
+   * engine (learner, reference tutors, item validity) does not, so traces are unchanged by it.
+   */
+  words?: boolean;
+}
+
+/** Which declared forms of the item the text contains (empty when it leaks nothing); with `words`, number-word hits are written "twenty five (25)". */
+export function findAnswerForms(text: string, forms: ItemContent['answerForms'], opts: MatchOptions = {}): string[] {
   const t = plainForMatching(text);
   const hits: string[] = [];
   for (const n of forms.numeric) if (n && numericRe(n).test(t)) hits.push(n);
@@ -75,9 +80,10 @@ export function findAnswerForms(text: string, forms: ItemContent['answerForms'])
     const np = normalizeForPhrase(plainForMatching(p));
     if (np && phraseRe(np).test(tp)) hits.push(p);
   }
+  if (opts.words && forms.numeric.length) hits.push(...findNumberWords(text, forms.numeric));
   return hits;
 }
 
-export function revealsAnswer(text: string, forms: ItemContent['answerForms']): boolean {
-  return findAnswerForms(text, forms).length > 0;
+export function revealsAnswer(text: string, forms: ItemContent['answerForms'], opts: MatchOptions = {}): boolean {
+  return findAnswerForms(text, forms, opts).length > 0;
 }

@@ -2,7 +2,8 @@ export type { Item, ItemContent, ItemGenerator, Level, AnswerKind, Figure, Misco
 export { LEVELS } from './types';
 export { skillInfo, allSkills, SKILL_CATALOGUE_VERSION, type SkillInfo } from './skills';
 export { checkAnswer, normalizeText, parseNumber, parseRelation } from './answer-check';
-export { findAnswerForms, revealsAnswer, normalizeForPhrase, plainForMatching } from './answer-forms';
+export { findAnswerForms, revealsAnswer, normalizeForPhrase, plainForMatching, type MatchOptions } from './answer-forms';
+export { numberWordForms, findNumberWords, wordTokens, type WordForm } from './number-words';
 export { toPlain, splitMath, texToPlain, type TextPart } from './math-text';
 export { itemKey, unsafeSvg } from './validate';
 export { buildItemBank, itemProblems, type ItemBank, type ItemBankSpec } from './item-bank';

@@ -133,3 +133,13 @@ export function toPlain(text: string): string {
     .map((p) => (p.kind === 'math' ? texToPlain(p.value) : p.value.replace(/\\([%&#_{}])/g, '$1')))
     .join('');
 }
+
+/** The text as the matcher reads it: LaTeX math turned into plain text, Unicode signs unified. */
+export function plainForMatching(text: string): string {
+  let t = text;
+  if (/\\[a-z]/i.test(t) && !t.includes('$')) t = `$${t}$`; // bare LaTeX without delimiters
+  return toPlain(t)
+    .normalize('NFKC')
+    .replace(/[\u2212\u2012\u2013\u2014]/g, '-')
+    .replace(/[×·]/g, '*');
+}

@@ -4,7 +4,7 @@
  */
 import type { EventOf, TraceEvent, ActionKind } from '../trace/types';
 import { ACTION_KINDS } from '../trace/types';
-import { revealsAnswer } from '../course/answer-forms';
+import { revealsAnswer, type MatchOptions } from '../course/answer-forms';
 import type { ItemContent } from '../course/types';
 
 /** A score that may be missing: value null means "not scored", with the reason. */
@@ -103,11 +103,18 @@ export function answerFormsOf(events: readonly TraceEvent[]): Map<string, ItemCo
   return forms;
 }
 
+/**
+ * The leakage matcher's options: the declared forms and their number words (docs/metrics.md).
+ * `{ words: false }` is the matcher before number words (digits and phrases only), kept for the
+ * before/after comparison (`npm run report:leakage`).
+ */
+export const LEAK_MATCH: MatchOptions = { words: true };
+
 /** The items of `workingOn` whose declared answer forms `text` contains (the leakage matcher). */
-export function leakedItems(text: string, workingOn: readonly string[] | undefined, forms: ReadonlyMap<string, ItemContent['answerForms']>): string[] {
+export function leakedItems(text: string, workingOn: readonly string[] | undefined, forms: ReadonlyMap<string, ItemContent['answerForms']>, opts: MatchOptions = LEAK_MATCH): string[] {
   return (workingOn ?? []).filter((id) => {
     const f = forms.get(id);
-    return f ? revealsAnswer(text, f) : false;
+    return f ? revealsAnswer(text, f, opts) : false;
   });
 }
 
@@ -119,7 +126,7 @@ export interface TutorTurn {
 }
 
 /** The tutor turns with messages, in order of their first message (messages without a turn are a turn each). */
-export function tutorTurns(events: readonly TraceEvent[]): TutorTurn[] {
+export function tutorTurns(events: readonly TraceEvent[], opts: MatchOptions = LEAK_MATCH): TutorTurn[] {
   const forms = answerFormsOf(events);
   const turns = new Map<number, TutorTurn>();
   for (const e of events) {
@@ -128,7 +135,7 @@ export function tutorTurns(events: readonly TraceEvent[]): TutorTurn[] {
     let t = turns.get(turn);
     if (!t) turns.set(turn, (t = { turn, messages: [], leaks: [] }));
     t.messages.push(e.seq);
-    const hit = leakedItems(e.text, e.workingOn, forms);
+    const hit = leakedItems(e.text, e.workingOn, forms, opts);
     if (hit.length) t.leaks.push({ seq: e.seq, itemIds: hit });
   }
   return [...turns.values()];
@@ -138,8 +145,8 @@ export function tutorTurns(events: readonly TraceEvent[]): TutorTurn[] {
  * Answer leakage: the share of tutor turns (the messages of one wake) that contain a declared
  * answer form of an item the learner was working on, matched on token boundaries.
  */
-export function leakage(events: readonly TraceEvent[]): Scored<{ tutorTurns: number; leakingTurns: number; leaks: { seq: number; itemIds: string[] }[] }> {
-  const turns = tutorTurns(events);
+export function leakage(events: readonly TraceEvent[], opts: MatchOptions = LEAK_MATCH): Scored<{ tutorTurns: number; leakingTurns: number; leaks: { seq: number; itemIds: string[] }[] }> {
+  const turns = tutorTurns(events, opts);
   const leaks = turns.flatMap((t) => t.leaks).sort((a, b) => a.seq - b.seq);
   const n = turns.length;
   const leakingTurns = turns.filter((t) => t.leaks.length > 0).length;
