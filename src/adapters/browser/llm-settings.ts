@@ -10,7 +10,9 @@
 import { z } from 'zod';
 import { JudgeRefSchema, ProviderSchema, findProvider, formatZodError, type ProviderConfig } from '../llm/config';
 import { OpenAiCompatClient } from '../llm/openai-compat';
-import { LlmError, PANEL_DEFAULTS, RUBRIC_IDS } from '../../core/index';
+import { LlmError, PANEL_DEFAULTS, RUBRIC_IDS, type LlmClient } from '../../core/index';
+import { DEFAULT_HUB, LOCAL_PROVIDER } from './local-models';
+import { lazyLocalClient } from './local-client';
 
 export const SETTINGS_KEY = 'educlaw-lab.llm-settings.v1';
 /** Where the keys are in sessionStorage when they are kept for this session only: { provider name: key }. */
@@ -46,6 +48,11 @@ export const LlmSettingsSchema = z
     voice: z.object({ provider: z.string(), model: z.string().min(1) }).strict().nullable().default(null),
     /** Where the keys are kept: "device" (localStorage, remembered) or "session" (this tab only). New settings start with "session". */
     keyStorage: z.enum(KEY_STORAGE_MODES).default('session'),
+    /** The "In this browser" provider (LOCAL_PROVIDER): where models are downloaded from, and the device. */
+    local: z
+      .object({ hub: z.string().url().default(DEFAULT_HUB), device: z.enum(['auto', 'wasm', 'webgpu']).default('auto') })
+      .strict()
+      .default({ hub: DEFAULT_HUB, device: 'auto' }),
   })
   .strict();
 export type LlmSettingsData = z.infer<typeof LlmSettingsSchema>;
@@ -109,7 +116,9 @@ export function saveSettings(data: LlmSettingsData, storage: Pick<Storage, 'setI
   storage.setItem(SETTINGS_KEY, JSON.stringify({ ...d, providers }));
 }
 
-export function clientFor(data: LlmSettingsData, provider: string, model: string, family?: string): OpenAiCompatClient {
+export function clientFor(data: LlmSettingsData, provider: string, model: string, family?: string): LlmClient {
+  // The in-page model (transformers.js in a worker, loaded on first use from the browser cache).
+  if (provider === LOCAL_PROVIDER) return lazyLocalClient(model, data.local);
   let p: ProviderConfig;
   try {
     p = findProvider(data.providers, provider);

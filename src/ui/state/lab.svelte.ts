@@ -24,6 +24,7 @@ import {
 } from '../../core/index';
 import type { StoredRun } from '../../adapters/browser/run-store';
 import { loadSettings, type LlmSettingsData } from '../../adapters/browser/llm-settings';
+import { LOCAL_PROVIDER } from '../../adapters/browser/local-models';
 import { browserHttpTransport } from '../../adapters/browser/agent-http';
 import { helloAgent, httpTutorConfig } from '../../core/index';
 import { bundledLibraryFiles, loadBundledScenario } from '../../adapters/browser/library';
@@ -140,7 +141,7 @@ export class Lab {
     const r = loadSettings();
     this.llmSettings = r.data;
     if (r.error) this.error = r.error;
-    if (!this.llmProvider || !r.data.providers.some((p) => p.name === this.llmProvider)) this.llmProvider = r.data.providers[0]?.name ?? '';
+    if (!this.llmProvider || (this.llmProvider !== LOCAL_PROVIDER && !r.data.providers.some((p) => p.name === this.llmProvider))) this.llmProvider = r.data.providers[0]?.name ?? '';
   }
 
   /** The run record the form describes. Throws with a reason a user can act on. */

@@ -1,0 +1,134 @@
+/**
+ * The "In this browser" part of LLM settings (rune class): the curated models with their sizes,
+ * download with consent and progress, what the browser cache holds, removal, and a streamed test
+ * message. transformers.js is loaded (in a worker) only by download and test.
+ */
+import { errorMessage } from '../../core/index';
+import { LocalLlmClient, downloadLocalModel, unloadLocalModel, type LocalSettings } from '../../adapters/browser/local-llm';
+import { LOCAL_MODELS, cachedFiles, formatBytes, hubFiles, localModelInfo, neededFiles, normaliseHub, removeCachedModel, type LocalModelInfo } from '../../adapters/browser/local-models';
+import { onnxFileOf } from '../../adapters/browser/local-llm';
+import type { LocalLoadProgress } from '../../adapters/browser/local-llm.worker';
+
+export interface CacheState {
+  files: number;
+  bytes: number;
+}
+
+export class LocalModels {
+  readonly models: readonly LocalModelInfo[] = LOCAL_MODELS;
+  /** Model id → what the browser cache holds of it (for the current hub). */
+  cached = $state<Record<string, CacheState>>({});
+  /** Model id → the exact download size from the hub's file list, when the hub gives one. */
+  hubSize = $state<Record<string, { bytes: number; files: number } | { error: string }>>({});
+  /** The model whose download the user is asked to agree to. */
+  consent = $state<string | null>(null);
+  busy = $state<string | null>(null);
+  progress = $state<LocalLoadProgress | null>(null);
+  status = $state<string | null>(null);
+  error = $state<string | null>(null);
+  streamed = $state('');
+  #settings: () => LocalSettings;
+
+  constructor(settings: () => LocalSettings) {
+    this.#settings = settings;
+  }
+
+  info(id: string): LocalModelInfo | null {
+    return localModelInfo(id);
+  }
+
+  sizeText(id: string): string {
+    const h = this.hubSize[id];
+    if (h && 'bytes' in h) return `${formatBytes(h.bytes)} in ${h.files} files (the hub's file list)`;
+    const m = localModelInfo(id);
+    return m ? `about ${formatBytes(m.downloadBytes)} (${m.sizeSource})` : 'size unknown';
+  }
+
+  async refresh(): Promise<void> {
+    const s = this.#settings();
+    const out: Record<string, CacheState> = {};
+    try {
+      for (const m of this.models) {
+        const f = await cachedFiles(s.hub, m.id);
+        if (f.length) out[m.id] = { files: f.length, bytes: f.reduce((a, x) => a + x.bytes, 0) };
+      }
+      this.cached = out;
+    } catch (e) {
+      this.error = `Could not read the browser cache: ${errorMessage(e)}`;
+    }
+  }
+
+  /** Asks for consent: reads the exact size from the hub first when it gives a file list. */
+  async ask(id: string): Promise<void> {
+    this.error = null;
+    this.status = null;
+    this.consent = id;
+    const m = localModelInfo(id);
+    const r = await hubFiles(this.#settings().hub, id);
+    if (r.files) {
+      const need = neededFiles(r.files, onnxFileOf(m?.dtype ?? 'q4'));
+      this.hubSize = { ...this.hubSize, [id]: { bytes: need.reduce((a, f) => a + f.size, 0), files: need.length } };
+    } else this.hubSize = { ...this.hubSize, [id]: { error: r.reason } };
+  }
+
+  cancel(): void {
+    this.consent = null;
+  }
+
+  async download(id: string): Promise<void> {
+    this.consent = null;
+    this.busy = id;
+    this.error = null;
+    this.status = null;
+    this.progress = { file: null, loaded: 0, total: 0, filesDone: 0, filesSeen: 0 };
+    try {
+      const l = await downloadLocalModel(id, this.#settings(), (p) => (this.progress = p));
+      const bytes = Object.values(l.files).reduce((a, b) => a + b, 0);
+      this.status = `${id} is ready on ${l.device} (${l.deviceReason}); ${l.networkFiles === 0 ? 'loaded from the browser cache, no download' : `${l.networkFiles} requests to the hub`}, ${formatBytes(bytes)}; ${l.verified}; ${(l.loadMs / 1000).toFixed(1)} s.`;
+    } catch (e) {
+      this.error = `Download of ${id} failed: ${errorMessage(e)}. Nothing falls back to the templates: runs that use this model stop with this error until it downloads.`;
+    } finally {
+      this.busy = null;
+      this.progress = null;
+      await this.refresh();
+    }
+  }
+
+  async remove(id: string): Promise<void> {
+    this.error = null;
+    const s = this.#settings();
+    await unloadLocalModel(id, s);
+    try {
+      const n = await removeCachedModel(s.hub, id);
+      this.status = `Removed ${id} from this browser's cache (${n} files).`;
+    } catch (e) {
+      this.error = `Could not remove ${id}: ${errorMessage(e)}`;
+    }
+    await this.refresh();
+  }
+
+  /** One short message to the model, its reply streamed into `streamed`. */
+  async test(id: string, prompt: string): Promise<void> {
+    this.busy = id;
+    this.error = null;
+    this.streamed = '';
+    try {
+      const c = new LocalLlmClient(id, this.#settings(), { onToken: (t) => (this.streamed += t), maxNewTokens: 120 });
+      const t0 = performance.now();
+      const r = await c.chat({ messages: [{ role: 'user', content: prompt }], temperature: 0 });
+      this.status = `${id} answered in ${((performance.now() - t0) / 1000).toFixed(1)} s (${r.usage?.promptTokens} + ${r.usage?.completionTokens} tokens).`;
+    } catch (e) {
+      this.error = `Test of ${id} failed: ${errorMessage(e)}`;
+    } finally {
+      this.busy = null;
+    }
+  }
+
+  hubText(): string {
+    try {
+      return normaliseHub(this.#settings().hub);
+    } catch (e) {
+      return errorMessage(e);
+    }
+  }
+}
