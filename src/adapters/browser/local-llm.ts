@@ -16,6 +16,7 @@
 import * as Comlink from 'comlink';
 import { LlmError, inferFamily, type ChatMessage, type ChatRequest, type ChatResponse, type LlmClient, type ToolCallRequest, type ToolSpec } from '../../core/index';
 import type { LocalGenerated, LocalLlmService, LocalLoaded, LocalLoadProgress } from './local-llm.worker';
+import { folderModel, isFolderModel } from './local-folder';
 import { LOCAL_PROVIDER, cachedFiles, hubFiles, localModelInfo, neededFiles, normaliseHub, removeCachedModel, verifyCachedModel, type HubFile } from './local-models';
 
 export interface LocalSettings {
@@ -32,10 +33,12 @@ interface Handle {
 }
 
 const handles = new Map<string, Promise<Handle>>();
-const keyOf = (s: LocalSettings, id: string) => `${normaliseHub(s.hub)}|${id}|${s.device}`;
+/** The hub whose cache URLs hold a model: a folder model's files stay under the hub they were written under. */
+const hubOf = (id: string, s: LocalSettings): string => normaliseHub(folderModel(id)?.hub ?? s.hub);
+const keyOf = (s: LocalSettings, id: string) => `${hubOf(id, s)}|${id}|${s.device}`;
 
 function dtypeOf(id: string): string {
-  return localModelInfo(id)?.dtype ?? 'q4';
+  return folderModel(id)?.dtype ?? localModelInfo(id)?.dtype ?? 'q4';
 }
 
 /** The ONNX file a model id and dtype load (transformers.js's naming). */
@@ -47,6 +50,7 @@ export function onnxFileOf(dtype: string): string {
 /** An error of the worker, told as what failed and where. */
 function loadError(id: string, dtype: string, e: unknown, cacheOnly: boolean): LlmError {
   const msg = e instanceof Error ? e.message : String(e);
+  if (isFolderModel(id) && /Could not locate file|404/i.test(msg)) return new LlmError('LLM_CONFIG', `${LOCAL_PROVIDER}/${id}: a file the model needs is not in the folder it was loaded from, nor in this browser's cache (${msg}); load the folder again under LLM settings, "In this browser"`);
   if (cacheOnly && /not downloaded: |not found locally/i.test(msg)) {
     return new LlmError('LLM_CONFIG', `${LOCAL_PROVIDER}/${id}: the model is not downloaded in this browser; download it under LLM settings, "In this browser" (${msg})`);
   }
@@ -57,14 +61,19 @@ function loadError(id: string, dtype: string, e: unknown, cacheOnly: boolean): L
 }
 
 async function open(id: string, s: LocalSettings, cacheOnly: boolean, onProgress?: (p: LocalLoadProgress) => void): Promise<Handle> {
-  if (cacheOnly && (await cachedFiles(s.hub, id)).length === 0) {
+  const fromDisk = isFolderModel(id);
+  if (fromDisk && !folderModel(id)) throw new LlmError('LLM_CONFIG', `${LOCAL_PROVIDER}/${id}: no model folder of that name was loaded in this browser; load it under LLM settings, "In this browser", "Load a model folder from disk"`);
+  if (fromDisk && (await cachedFiles(hubOf(id, s), id)).length === 0) {
+    throw new LlmError('LLM_CONFIG', `${LOCAL_PROVIDER}/${id}: the folder's files are no longer in this browser's cache; load the folder again under LLM settings, "In this browser"`);
+  }
+  if (!fromDisk && cacheOnly && (await cachedFiles(s.hub, id)).length === 0) {
     throw new LlmError('LLM_CONFIG', `${LOCAL_PROVIDER}/${id}: the model is not downloaded in this browser (from ${normaliseHub(s.hub)}); download it under LLM settings, "In this browser"`);
   }
   const worker = new Worker(new URL('./local-llm.worker.ts', import.meta.url), { type: 'module' });
   const remote = Comlink.wrap<LocalLlmService>(worker);
   const dtype = dtypeOf(id);
   try {
-    const loaded = await remote.load(id, { hub: normaliseHub(s.hub), dtype, device: s.device, cacheOnly }, onProgress ? Comlink.proxy(onProgress) : undefined);
+    const loaded = await remote.load(id, { hub: hubOf(id, s), dtype, device: s.device, cacheOnly: cacheOnly || fromDisk, fromDisk }, onProgress ? Comlink.proxy(onProgress) : undefined);
     return { worker, remote, loaded, queue: Promise.resolve() };
   } catch (e) {
     worker.terminate();
@@ -128,6 +137,12 @@ export async function downloadLocalModel(id: string, s: LocalSettings, onProgres
   const v = await check();
   if (v.problems.length) return fail(new LlmError('LLM_BAD_RESPONSE', `${LOCAL_PROVIDER}/${id}: the download does not match the hub's file list`), v.problems);
   return { ...loaded, verified: v.text };
+}
+
+/** Loads a model from the browser cache only (a folder model, or a downloaded one): no request to the hub. */
+export async function loadCachedLocalModel(id: string, s: LocalSettings, onProgress?: (p: LocalLoadProgress) => void): Promise<LocalLoaded> {
+  await unloadLocalModel(id, s);
+  return (await acquire(id, s, true, onProgress)).loaded;
 }
 
 /** The model's load facts when it is loaded in this page. */

@@ -7,6 +7,8 @@
  * - Files come from a hub (https://huggingface.co/ by default, or any server with the same
  *   `<model>/resolve/<revision>/<file>` layout: the tests serve the project's own test model so).
  *   Local paths are never read, and there is no CDN: onnxruntime's wasm is served by our build.
+ *   A model folder from disk (`folder/<name>`, local-folder.ts) is written into the cache by the
+ *   page beforehand; for it nothing is fetched (a file not in the cache is answered 404 here).
  * - transformers.js keeps downloaded files in the browser's Cache API ("transformers-cache"), so a
  *   second load needs no network; every fetch the library makes goes through `countingFetch`,
  *   which is how the page learns whether a load touched the network.
@@ -30,6 +32,8 @@ export interface LocalLoadOptions {
   device: 'auto' | LocalDevice;
   /** Load from the browser cache only (a run's client): a missing file is an error, never a download. */
   cacheOnly: boolean;
+  /** A model folder from disk (its files were written into the cache): no hub has it, so a file not in the cache is answered 404 here, never fetched. */
+  fromDisk?: boolean;
 }
 
 export interface LocalLoadProgress {
@@ -131,6 +135,7 @@ const service = {
     const base = globalThis.fetch.bind(globalThis);
     env.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
       const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+      if (opts.fromDisk && url.startsWith(opts.hub)) return new Response(`${url} is not in the model folder`, { status: 404, statusText: 'Not Found' });
       if (opts.cacheOnly && url.startsWith(opts.hub)) throw new Error(`not downloaded: ${url} is not in the browser cache, and a run's load may not download (download the model under LLM settings)`);
       if (url.startsWith(opts.hub)) networkFetches++;
       return base(input, init);

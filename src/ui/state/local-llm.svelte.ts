@@ -4,7 +4,8 @@
  * message. transformers.js is loaded (in a worker) only by download and test.
  */
 import { errorMessage } from '../../core/index';
-import { LocalLlmClient, downloadLocalModel, unloadLocalModel, type LocalSettings } from '../../adapters/browser/local-llm';
+import { LocalLlmClient, downloadLocalModel, loadCachedLocalModel, unloadLocalModel, type LocalSettings } from '../../adapters/browser/local-llm';
+import { addFolderModel, folderModelId, folderModels, pickedFiles, removeFolderModel, type FolderModel } from '../../adapters/browser/local-folder';
 import { LOCAL_MODELS, cachedFiles, formatBytes, hubFiles, localModelInfo, neededFiles, normaliseHub, removeCachedModel, type LocalModelInfo } from '../../adapters/browser/local-models';
 import { onnxFileOf } from '../../adapters/browser/local-llm';
 import type { LocalLoadProgress } from '../../adapters/browser/local-llm.worker';
@@ -27,6 +28,8 @@ export class LocalModels {
   status = $state<string | null>(null);
   error = $state<string | null>(null);
   streamed = $state('');
+  /** Model folders loaded from disk (localStorage), shown as rows "from disk". */
+  folders = $state<FolderModel[]>([]);
   #settings: () => LocalSettings;
 
   constructor(settings: () => LocalSettings) {
@@ -48,8 +51,10 @@ export class LocalModels {
     const s = this.#settings();
     const out: Record<string, CacheState> = {};
     try {
-      for (const m of this.models) {
-        const f = await cachedFiles(s.hub, m.id);
+      this.folders = folderModels();
+      const all = [...this.models.map((m) => ({ id: m.id, hub: s.hub })), ...this.folders.map((m) => ({ id: m.id, hub: m.hub }))];
+      for (const m of all) {
+        const f = await cachedFiles(m.hub, m.id);
         if (f.length) out[m.id] = { files: f.length, bytes: f.reduce((a, x) => a + x.bytes, 0) };
       }
       this.cached = out;
@@ -101,6 +106,54 @@ export class LocalModels {
     try {
       const n = await removeCachedModel(s.hub, id);
       this.status = `Removed ${id} from this browser's cache (${n} files).`;
+    } catch (e) {
+      this.error = `Could not remove ${id}: ${errorMessage(e)}`;
+    }
+    await this.refresh();
+  }
+
+  /** Checks a picked model folder and writes it into the browser cache (see local-folder.ts). */
+  async addFolder(list: FileList | readonly File[]): Promise<void> {
+    this.error = null;
+    this.status = null;
+    let folder = '(the folder)';
+    try {
+      const picked = pickedFiles(list);
+      folder = picked.folder;
+      // A folder picked again replaces the earlier one: its worker (if loaded) ends first.
+      await unloadLocalModel(folderModelId(picked.folder), this.#settings());
+      const { model, checked } = await addFolderModel(this.#settings().hub, picked.folder, picked.files);
+      this.status = `Loaded the folder "${folder}" as ${model.id} (${model.dtype}, ${model.onnxFile}): ${checked} files, ${formatBytes(model.bytes)}, written into this browser's cache and checked by their sizes as read from disk; there is no hub hash to check them against. Press Load to open it, or Student voice.`;
+    } catch (e) {
+      this.error = `The model folder "${folder}" was not loaded: ${errorMessage(e)}. Nothing falls back to the templates.`;
+    }
+    await this.refresh();
+  }
+
+  /** Loads a folder model from the cache (no request to any hub), with progress. */
+  async loadFolder(id: string): Promise<void> {
+    this.busy = id;
+    this.error = null;
+    this.status = null;
+    this.progress = { file: null, loaded: 0, total: 0, filesDone: 0, filesSeen: 0 };
+    try {
+      const l = await loadCachedLocalModel(id, this.#settings(), (p) => (this.progress = p));
+      const bytes = Object.values(l.files).reduce((a, b) => a + b, 0);
+      this.status = `${id} is ready on ${l.device} (${l.deviceReason}); from the folder's files in the browser cache, ${l.networkFiles} requests to any hub, ${formatBytes(bytes)}; sizes as read from disk, no hub hash to check against; ${(l.loadMs / 1000).toFixed(1)} s.`;
+    } catch (e) {
+      this.error = `Load of ${id} failed: ${errorMessage(e)}. Nothing falls back to the templates.`;
+    } finally {
+      this.busy = null;
+      this.progress = null;
+    }
+  }
+
+  async removeFolder(id: string): Promise<void> {
+    this.error = null;
+    await unloadLocalModel(id, this.#settings());
+    try {
+      const n = await removeFolderModel(id);
+      this.status = `Removed ${id} (from disk) from this browser (${n} files in the cache); the folder on disk is untouched.`;
     } catch (e) {
       this.error = `Could not remove ${id}: ${errorMessage(e)}`;
     }
