@@ -7,8 +7,7 @@
  * models are listed in localStorage (`FOLDER_MODELS_KEY`). There is no hub, so no hash: the only
  * check of the written files is their size against the size read from disk.
  */
-import { onnxFileOf } from './local-llm';
-import { LOCAL_CACHE_NAME, modelPrefix, neededFiles, normaliseHub, removeCachedModel, verifyCachedModel, type HubFile } from './local-models';
+import { LOCAL_CACHE_NAME, modelPrefix, onnxFileOf, neededFiles, normaliseHub, removeCachedModel, verifyCachedModel, type HubFile } from './local-models';
 
 export const FOLDER_PREFIX = 'folder/';
 export const FOLDER_MODELS_KEY = 'educlaw-lab.local-folder-models.v1';

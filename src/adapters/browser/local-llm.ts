@@ -17,7 +17,7 @@ import * as Comlink from 'comlink';
 import { LlmError, inferFamily, type ChatMessage, type ChatRequest, type ChatResponse, type LlmClient, type ToolCallRequest, type ToolSpec } from '../../core/index';
 import type { LocalGenerated, LocalLlmService, LocalLoaded, LocalLoadProgress } from './local-llm.worker';
 import { folderModel, isFolderModel } from './local-folder';
-import { LOCAL_PROVIDER, cachedFiles, hubFiles, localModelInfo, neededFiles, normaliseHub, removeCachedModel, verifyCachedModel, type HubFile } from './local-models';
+import { LOCAL_PROVIDER, cachedFiles, hubFiles, localModelInfo, neededFiles, normaliseHub, onnxFileOf, removeCachedModel, verifyCachedModel, type HubFile } from './local-models';
 
 export interface LocalSettings {
   hub: string;
@@ -41,11 +41,7 @@ function dtypeOf(id: string): string {
   return folderModel(id)?.dtype ?? localModelInfo(id)?.dtype ?? 'q4';
 }
 
-/** The ONNX file a model id and dtype load (transformers.js's naming). */
-export function onnxFileOf(dtype: string): string {
-  const suffix: Record<string, string> = { fp32: '', fp16: '_fp16', q8: '_quantized', int8: '_int8', uint8: '_uint8', q4: '_q4', q4f16: '_q4f16', bnb4: '_bnb4' };
-  return `onnx/model${suffix[dtype] ?? `_${dtype}`}.onnx`;
-}
+export { onnxFileOf } from './local-models';
 
 /** An error of the worker, told as what failed and where. */
 function loadError(id: string, dtype: string, e: unknown, cacheOnly: boolean): LlmError {

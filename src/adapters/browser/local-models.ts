@@ -206,3 +206,8 @@ export async function verifyCachedModel(hub: string, id: string, listed: HubFile
   return { problems, checked, hashed };
 }
 
+/** The ONNX file a model id and dtype load (transformers.js's naming). */
+export function onnxFileOf(dtype: string): string {
+  const suffix: Record<string, string> = { fp32: '', fp16: '_fp16', q8: '_quantized', int8: '_int8', uint8: '_uint8', q4: '_q4', q4f16: '_q4f16', bnb4: '_bnb4' };
+  return `onnx/model${suffix[dtype] ?? `_${dtype}`}.onnx`;
+}

@@ -117,6 +117,26 @@ describe('AKT (ONNX, Node wasm)', () => {
     await expect(tracer.predict(h, [{ skill: 999, question: 0, level: 0 }])).rejects.toThrow(/skill 999/);
   });
 
+  it('answers the same readout over the same history from the last one, with the very same numbers', async () => {
+    const all = Array.from({ length: tracer.meta.n_skills }, (_, i) => ({ skill: i + 1, question: 0, level: 0 }));
+    const h: Interaction[] = [{ skill: 87, question: 0, correct: true }, { skill: 12, question: 0, correct: false }];
+    const first = await tracer.predict(h, all);
+    const r0 = tracer.counters.readouts;
+    const hits0 = tracer.counters.readoutHits;
+    // A copy of the same history (a day without answers) and the same candidates: no readout.
+    expect(await tracer.predict([...h], all)).toEqual(first);
+    expect([tracer.counters.readouts - r0, tracer.counters.readoutHits - hits0]).toEqual([0, 1]);
+    // Other candidates, or one more answer: computed again.
+    const some = await tracer.predict(h, all.slice(0, 5));
+    expect(maxDiff(some, first.slice(0, 5))).toBeLessThanOrEqual(1e-6);
+    const longer = await tracer.predict([...h, { skill: 87, question: 0, correct: true }], all);
+    expect(longer).not.toEqual(first);
+    expect(tracer.counters.readouts - r0).toBe(2);
+    // A fresh tracer computes the same numbers as the answered one.
+    const { tracer: fresh } = await loadNodeAkt(undefined, false, 'wasm');
+    expect(await fresh.predict(h, all)).toEqual(first);
+  });
+
   it('extends the cached encoding of a growing history by appending rows, and stays a pure function of the history', async () => {
     const c = fx.full.find((x) => x.name === 'long')!;
     const n = c.lengths[0]!;

@@ -70,14 +70,32 @@ export interface MatchOptions {
   words?: boolean;
 }
 
+/**
+ * A text as the matcher reads it (plain, and normalised for phrases), remembered: a run checks
+ * the same tutor messages and the same item phrases against many items, and turning LaTeX into
+ * plain text is most of a check. A Map emptied when it reaches MATCHABLE_MAX entries bounds the
+ * memory (the core imports no cache library; an LRU would keep a few more hits, nothing else).
+ */
+const MATCHABLE_MAX = 4096;
+const matchableCache = new Map<string, { plain: string; phrase: string }>();
+function matchable(text: string): { plain: string; phrase: string } {
+  let m = matchableCache.get(text);
+  if (!m) {
+    if (matchableCache.size >= MATCHABLE_MAX) matchableCache.clear();
+    const plain = plainForMatching(text);
+    m = { plain, phrase: normalizeForPhrase(plain) };
+    matchableCache.set(text, m);
+  }
+  return m;
+}
+
 /** Which declared forms of the item the text contains (empty when it leaks nothing); with `words`, number-word hits are written "twenty five (25)". */
 export function findAnswerForms(text: string, forms: ItemContent['answerForms'], opts: MatchOptions = {}): string[] {
-  const t = plainForMatching(text);
+  const { plain: t, phrase: tp } = matchable(text);
   const hits: string[] = [];
   for (const n of forms.numeric) if (n && numericRe(n).test(t)) hits.push(n);
-  const tp = normalizeForPhrase(t);
   for (const p of forms.phrases) {
-    const np = normalizeForPhrase(plainForMatching(p));
+    const np = matchable(p).phrase;
     if (np && phraseRe(np).test(tp)) hits.push(p);
   }
   if (opts.words && forms.numeric.length) hits.push(...findNumberWords(text, forms.numeric));
