@@ -11,6 +11,7 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTinyHub, type TinyHub } from './tiny-hub';
+import { cacheKeys, runThreeDays } from './local-run';
 
 const HUB_PORT = Number(process.env.E2E_HUB_PORT ?? (Number(process.env.E2E_PORT ?? 4173) + 1));
 const FOLDER = 'e2e/fixtures/tiny-lm/educlaw/tiny-voice-lm';
@@ -27,7 +28,6 @@ test.afterAll(async () => {
   if (tmp) rmSync(tmp, { recursive: true, force: true });
 });
 
-const cacheKeys = (page: Page) => page.evaluate(async () => (await (await caches.open('transformers-cache')).keys()).map((r) => r.url).filter((u) => !u.endsWith('.wasm') && !u.endsWith('.mjs')));
 
 test('a model folder from disk: checked, cached, loaded and used as the student voice for a 3-day run with no request to any hub, then removed', async ({ page, context, baseURL }) => {
   test.setTimeout(180_000);
@@ -79,20 +79,8 @@ test('a model folder from disk: checked, cached, loaded and used as the student 
   // The student voice of a 3-day run.
   await row.getByRole('button', { name: `Use ${MODEL} as the student voice` }).click();
   await expect(page.getByRole('status').first()).toContainText(MODEL);
-  await page.getByRole('link', { name: 'Lab' }).click();
-  await page.locator('input[type="file"][accept=".yaml,.yml"]').setInputFiles('scenarios/fixtures/mini-3day.yaml');
-  await expect(page.getByRole('status').first()).toContainText('Loaded scenario mini-3day');
-  await page.getByLabel('Tutor', { exact: true }).selectOption('planner');
-  await page.getByLabel('Student voice').selectOption('llm');
-  await page.getByRole('button', { name: 'Start run' }).click();
-  await expect(page.getByTestId('progress-text')).toHaveText(/^(Done|Stopped.*)$/, { timeout: 90_000 });
-  if ((await page.getByTestId('progress-text').textContent()) !== 'Done') {
-    const body = (await page.locator('body').innerText()).split('\n').filter((l) => /llm error|LLM_|malformed|in-browser/.test(l));
-    throw new Error(`the run stopped: ${body.slice(0, 6).join(' | ')}`);
-  }
-  const fidelity = page.getByTestId('voice-fidelity');
-  await expect(fidelity).toContainText('LLM student voice');
-  console.log(`[local-folder] run: ${((await fidelity.textContent()) ?? '').replace(/\s+/g, ' ').trim()}`);
+  const fidelity = await runThreeDays(page);
+  console.log(`[local-folder] run: ${fidelity.replace(/\s+/g, ' ').trim()}`);
 
   // Remove: the row and the cache entries go.
   await page.getByRole('link', { name: 'LLM settings' }).click();

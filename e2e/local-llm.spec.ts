@@ -7,6 +7,7 @@
  */
 import { test, expect, type Page } from '@playwright/test';
 import { startTinyHub, type TinyHub } from './tiny-hub';
+import { cacheKeys, runThreeDays } from './local-run';
 
 const HUB_PORT = Number(process.env.E2E_HUB_PORT ?? (Number(process.env.E2E_PORT ?? 4173) + 1));
 const MODEL = 'educlaw/tiny-voice-lm';
@@ -20,24 +21,6 @@ test.afterAll(async () => {
 });
 
 const row = (page: Page) => page.locator(`tr[data-local-model="${MODEL}"]`);
-const cacheKeys = (page: Page) => page.evaluate(async () => (await (await caches.open('transformers-cache')).keys()).map((r) => r.url).filter((u) => !u.endsWith('.wasm') && !u.endsWith('.mjs')));
-
-async function runThreeDays(page: Page): Promise<string> {
-  await page.getByRole('link', { name: 'Lab' }).click();
-  await page.locator('input[type="file"][accept=".yaml,.yml"]').setInputFiles('scenarios/fixtures/mini-3day.yaml');
-  await expect(page.getByRole('status').first()).toContainText('Loaded scenario mini-3day');
-  await page.getByLabel('Tutor', { exact: true }).selectOption('planner');
-  await page.getByLabel('Student voice').selectOption('llm');
-  await page.getByRole('button', { name: 'Start run' }).click();
-  await expect(page.getByTestId('progress-text')).toHaveText(/^(Done|Stopped.*)$/, { timeout: 90_000 });
-  if ((await page.getByTestId('progress-text').textContent()) !== 'Done') {
-    const body = (await page.locator('body').innerText()).split('\n').filter((l) => /llm error|LLM_|malformed|in-browser/.test(l));
-    throw new Error(`the run stopped: ${body.slice(0, 6).join(' | ')}`);
-  }
-  const fidelity = page.getByTestId('voice-fidelity');
-  await expect(fidelity).toContainText('LLM student voice');
-  return (await fidelity.textContent()) ?? '';
-}
 
 test('the in-browser model: damaged download, download with progress, a run with the local voice, cached reload, removal', async ({ page }) => {
   test.setTimeout(240_000);

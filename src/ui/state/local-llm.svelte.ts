@@ -8,7 +8,9 @@ import { LocalLlmClient, downloadLocalModel, loadCachedLocalModel, unloadLocalMo
 import { addFolderModel, folderModelId, folderModels, pickedFiles, removeFolderModel, type FolderModel } from '../../adapters/browser/local-folder';
 import { LOCAL_MODELS, cachedFiles, formatBytes, hubFiles, localModelInfo, neededFiles, normaliseHub, removeCachedModel, type LocalModelInfo } from '../../adapters/browser/local-models';
 import { onnxFileOf } from '../../adapters/browser/local-llm';
-import type { LocalLoadProgress } from '../../adapters/browser/local-llm.worker';
+import type { LocalLoaded, LocalLoadProgress } from '../../adapters/browser/local-llm.worker';
+
+const loadedBytes = (l: LocalLoaded) => Object.values(l.files).reduce((a, b) => a + b, 0);
 
 export interface CacheState {
   files: number;
@@ -82,20 +84,33 @@ export class LocalModels {
 
   async download(id: string): Promise<void> {
     this.consent = null;
+    await this.#load(
+      id,
+      (onProgress) => downloadLocalModel(id, this.#settings(), onProgress),
+      (l) => `${l.networkFiles === 0 ? 'loaded from the browser cache, no download' : `${l.networkFiles} requests to the hub`}, ${formatBytes(loadedBytes(l))}; ${l.verified}`,
+      `Download of ${id} failed`,
+      ': runs that use this model stop with this error until it downloads.',
+    );
+    await this.refresh();
+  }
+
+  /**
+   * Loads a model in the worker with a progress bar; on success the status says where it runs and
+   * what `detail` reports, on failure the error says `failed` and that nothing falls back.
+   */
+  async #load<L extends LocalLoaded>(id: string, load: (onProgress: (p: LocalLoadProgress) => void) => Promise<L>, detail: (l: L) => string, failed: string, after = '.'): Promise<void> {
     this.busy = id;
     this.error = null;
     this.status = null;
     this.progress = { file: null, loaded: 0, total: 0, filesDone: 0, filesSeen: 0 };
     try {
-      const l = await downloadLocalModel(id, this.#settings(), (p) => (this.progress = p));
-      const bytes = Object.values(l.files).reduce((a, b) => a + b, 0);
-      this.status = `${id} is ready on ${l.device} (${l.deviceReason}); ${l.networkFiles === 0 ? 'loaded from the browser cache, no download' : `${l.networkFiles} requests to the hub`}, ${formatBytes(bytes)}; ${l.verified}; ${(l.loadMs / 1000).toFixed(1)} s.`;
+      const l = await load((p) => (this.progress = p));
+      this.status = `${id} is ready on ${l.device} (${l.deviceReason}); ${detail(l)}; ${(l.loadMs / 1000).toFixed(1)} s.`;
     } catch (e) {
-      this.error = `Download of ${id} failed: ${errorMessage(e)}. Nothing falls back to the templates: runs that use this model stop with this error until it downloads.`;
+      this.error = `${failed}: ${errorMessage(e)}. Nothing falls back to the templates${after}`;
     } finally {
       this.busy = null;
       this.progress = null;
-      await this.refresh();
     }
   }
 
@@ -132,21 +147,14 @@ export class LocalModels {
 
   /** Loads a folder model from the cache (no request to any hub), with progress. */
   async loadFolder(id: string): Promise<void> {
-    this.busy = id;
-    this.error = null;
-    this.status = null;
-    this.progress = { file: null, loaded: 0, total: 0, filesDone: 0, filesSeen: 0 };
-    try {
-      const l = await loadCachedLocalModel(id, this.#settings(), (p) => (this.progress = p));
-      const bytes = Object.values(l.files).reduce((a, b) => a + b, 0);
-      this.status = `${id} is ready on ${l.device} (${l.deviceReason}); from the folder's files in the browser cache, ${l.networkFiles} requests to any hub, ${formatBytes(bytes)}; sizes as read from disk, no hub hash to check against; ${(l.loadMs / 1000).toFixed(1)} s.`;
-    } catch (e) {
-      this.error = `Load of ${id} failed: ${errorMessage(e)}. Nothing falls back to the templates.`;
-    } finally {
-      this.busy = null;
-      this.progress = null;
-    }
+    await this.#load(
+      id,
+      (onProgress) => loadCachedLocalModel(id, this.#settings(), onProgress),
+      (l) => `from the folder's files in the browser cache, ${l.networkFiles} requests to any hub, ${formatBytes(loadedBytes(l))}; sizes as read from disk, no hub hash to check against`,
+      `Load of ${id} failed`,
+    );
   }
+
 
   async removeFolder(id: string): Promise<void> {
     this.error = null;
