@@ -1,7 +1,9 @@
 /**
- * `npm run bench:sweep [-- --tutor planner --jobs 2 --seeds 42 --tracer akt|bkt]`: wall time of the
- * 55-scenario library sweep with a built-in tutor (target: under 2 minutes on 2 cores), and the time
- * per run. Without --tracer each scenario uses its own (AKT in the library).
+ * `npm run bench:sweep [-- --tutor planner --jobs 2 --seeds 42 --tracer akt|bkt --workers bundle|sources]`:
+ * wall time of the 55-scenario library sweep with a built-in tutor (target: under 2 minutes on 2
+ * cores), and the time per run. Without --tracer each scenario uses its own (AKT in the library).
+ * The worker threads run the bundled CLI's worker (dist-cli/boot.mjs, built first), as
+ * `npm run cli -- sweep` does; `--workers sources` runs them from the sources through tsx.
  * Traces and summaries go to a temporary directory (printed), as a real sweep writes them.
  *
  * `--compare-order [--rounds n]`: the same sweep with jobs handed out in file order and longest
@@ -29,7 +31,7 @@ import { ENGINE_VERSION, estimateRunCost, libraryEntries, parseJsonl, parseSeedL
 import { ROOT } from '../../src/adapters/node/files';
 import { runNodeSweep } from '../../src/adapters/node/sweep/run-sweep';
 
-const { values } = parseArgs({ options: { tutor: { type: 'string', default: 'withholder' }, jobs: { type: 'string', default: '2' }, seeds: { type: 'string', default: '42' }, tracer: { type: 'string' }, 'compare-order': { type: 'boolean', default: false }, 'compare-engine': { type: 'boolean', default: false }, baseline: { type: 'string' }, 'compare-outputs': { type: 'string' }, rounds: { type: 'string', default: '1' } } });
+const { values } = parseArgs({ options: { workers: { type: 'string', default: 'bundle' }, tutor: { type: 'string', default: 'withholder' }, jobs: { type: 'string', default: '2' }, seeds: { type: 'string', default: '42' }, tracer: { type: 'string' }, 'compare-order': { type: 'boolean', default: false }, 'compare-engine': { type: 'boolean', default: false }, baseline: { type: 'string' }, 'compare-outputs': { type: 'string' }, rounds: { type: 'string', default: '1' } } });
 /**
  * Numbers in two traces' events may differ by this much (--compare-engine): the AKT parity bound
  * (docs/kt/model-card.md), and one step of mastery's 4-decimal rounding, which a 1e-6 change can flip.
@@ -37,12 +39,23 @@ const { values } = parseArgs({ options: { tutor: { type: 'string', default: 'wit
 const NUM_TOL = 1e-4;
 /** Numbers in two sweeps' summary.json may differ by this much (--compare-engine): means of trace numbers within NUM_TOL. */
 const SUMMARY_TOL = 1e-5;
+if (values.workers !== 'bundle' && values.workers !== 'sources') throw new Error(`--workers takes bundle or sources, not "${values.workers}"`);
+/**
+ * The worker threads' code: the bundled CLI's worker (dist-cli/boot.mjs, built here first), as
+ * `npm run cli -- sweep` runs it, or with `--workers sources` the TypeScript sources through tsx
+ * (each thread transpiles the core before its first run, about a second).
+ */
+const workerFile = values.workers === 'bundle' && !values['compare-outputs'] && !values['compare-engine'] ? bundledWorker() : undefined;
+function bundledWorker(): string {
+  execFileSync(process.execPath, [join(ROOT, 'scripts/cli/build.mjs')], { stdio: ['ignore', 'ignore', 'inherit'] });
+  return join(ROOT, 'dist-cli', 'boot.mjs');
+}
 const threads = Number(values.jobs);
 if (!Number.isInteger(threads) || threads < 1) throw new Error(`--jobs must be a positive integer, got ${values.jobs}`);
 const files = libraryEntries().map((e) => resolve(ROOT, 'scenarios', e.file));
 const seeds = parseSeedList(values.seeds!);
 const out = mkdtempSync(join(tmpdir(), 'educlaw-bench-'));
-if (!values['compare-outputs']) console.log(`bench:sweep: ${files.length} library scenarios × ${seeds.length} seed(s), tutor ${values.tutor}, tracer ${values.tracer ?? "each scenario's (akt)"}, ${threads} worker thread(s); machine: ${availableParallelism()} CPUs (${cpus()[0]?.model ?? 'unknown'}), node ${process.version}`);
+if (!values['compare-outputs']) console.log(`bench:sweep: ${files.length} library scenarios × ${seeds.length} seed(s), tutor ${values.tutor}, tracer ${values.tracer ?? "each scenario's (akt)"}, ${threads} worker thread(s) (${workerFile ? 'the bundled CLI\'s worker, dist-cli/boot.mjs' : 'workers from the sources through tsx'}); machine: ${availableParallelism()} CPUs (${cpus()[0]?.model ?? 'unknown'}), node ${process.version}`);
 const base = { tutor: { name: values.tutor!, config: {} }, ...(values.tracer ? { tracer: values.tracer } : {}) };
 if (values['compare-order']) {
   await compareOrders();
@@ -58,13 +71,13 @@ if (values['compare-engine']) {
   await compareEngines();
   process.exit(process.exitCode ?? 0);
 }
-const res = await runNodeSweep({ files, base, seeds, threads, outDir: out });
+const res = await runNodeSweep({ files, base, seeds, threads, outDir: out, ...(workerFile ? { workerFile } : {}) });
 const ms = res.results.map((r) => r.ms).sort((a, b) => a - b);
 const q = (p: number) => ms[Math.min(ms.length - 1, Math.floor(p * ms.length))]!;
 const failed = res.summary.failed.length;
 console.log(`wall time: ${(res.wallMs / 1000).toFixed(1)} s for ${ms.length} runs (${failed} failed) — target under 120 s on 2 cores: ${res.wallMs < 120_000 ? 'met' : 'NOT met'}`);
 console.log(`per run (inside a worker): mean ${(ms.reduce((a, b) => a + b, 0) / ms.length / 1000).toFixed(2)} s, median ${(q(0.5) / 1000).toFixed(2)} s, p90 ${(q(0.9) / 1000).toFixed(2)} s, max ${(ms[ms.length - 1]! / 1000).toFixed(2)} s`);
-console.log(`wall time per run: ${(res.wallMs / ms.length / 1000).toFixed(2)} s (includes worker start-up: each thread loads tsx, the core and the tracer once)`);
+console.log(`wall time per run: ${(res.wallMs / ms.length / 1000).toFixed(2)} s (includes worker start-up: each thread loads ${workerFile ? 'the bundle' : 'tsx, the core'} and the tracer once)`);
 console.log(`traces and summaries: ${out}`);
 if (failed) process.exitCode = 1;
 
@@ -117,7 +130,7 @@ async function compareOrders(): Promise<void> {
   for (let round = 0; round < rounds; round++) {
     for (const dispatch of ['file', 'longest-first'] as const) {
       const dir = join(out, `${dispatch}-${round + 1}`);
-      const r = await runNodeSweep({ files, base, seeds, threads, outDir: dir, dispatch });
+      const r = await runNodeSweep({ files, base, seeds, threads, outDir: dir, dispatch, ...(workerFile ? { workerFile } : {}) });
       if (r.summary.failed.length) process.exitCode = 1;
       wall[dispatch].push(r.wallMs);
       dirs[dispatch] ??= dir;
@@ -165,7 +178,8 @@ function unpack(ref: string): { dir: string; commit: string; engine: string } {
 
 /** Runs `tsx scripts/bench/sweep.ts` of the tree at `cwd` with this run's options; its wall time and output directory. */
 function sweepIn(cwd: string, label: string): Promise<{ wallS: number; out: string; text: string }> {
-  const args = ['scripts/bench/sweep.ts', '--tutor', values.tutor!, '--jobs', String(threads), '--seeds', values.seeds!, ...(values.tracer ? ['--tracer', values.tracer] : [])];
+  // Both trees' workers run from their sources through tsx (a baseline commit may have no bundle).
+  const args = ['scripts/bench/sweep.ts', ...(label === 'current' ? ['--workers', 'sources'] : []), '--tutor', values.tutor!, '--jobs', String(threads), '--seeds', values.seeds!, ...(values.tracer ? ['--tracer', values.tracer] : [])];
   return new Promise((done, fail) => {
     const child = spawn(join(ROOT, 'node_modules/.bin/tsx'), args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
     let text = '';

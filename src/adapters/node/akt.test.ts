@@ -137,6 +137,28 @@ describe('AKT (ONNX, Node wasm)', () => {
     expect(await fresh.predict(h, all)).toEqual(first);
   });
 
+  it('remembers the last few readouts over the current history: a day\'s probe items and all skills, asked again after a day without answers', async () => {
+    const all = Array.from({ length: tracer.meta.n_skills }, (_, i) => ({ skill: i + 1, question: 0, level: 0 }));
+    const probes = [{ skill: 3, question: 17, level: 0 }, { skill: 40, question: 0, level: 0 }];
+    const h: Interaction[] = [{ skill: 5, question: 0, correct: true }, { skill: 9, question: 0, correct: true }, { skill: 5, question: 0, correct: false }];
+    const p1 = await tracer.predict(h, probes);
+    const b1 = await tracer.predict(h, all);
+    const r0 = tracer.counters.readouts;
+    const hits0 = tracer.counters.readoutHits;
+    // The next day, no answers in between: both again, alternating, from the memo with the same numbers.
+    expect(await tracer.predict([...h], probes)).toEqual(p1);
+    expect(await tracer.predict([...h], all)).toEqual(b1);
+    expect([tracer.counters.readouts - r0, tracer.counters.readoutHits - hits0]).toEqual([0, 2]);
+    // It holds four: after four other candidate sets the first is computed again (equal numbers).
+    for (let k = 1; k <= 4; k++) await tracer.predict(h, all.slice(0, k));
+    expect(tracer.counters.readouts - r0).toBe(4);
+    expect(await tracer.predict(h, probes)).toEqual(p1);
+    expect(tracer.counters.readouts - r0).toBe(5);
+    // One more answer: nothing remembered applies.
+    await tracer.predict([...h, { skill: 9, question: 0, correct: false }], probes);
+    expect(tracer.counters.readouts - r0).toBe(6);
+  });
+
   it('extends the cached encoding of a growing history by appending rows, and stays a pure function of the history', async () => {
     const c = fx.full.find((x) => x.name === 'long')!;
     const n = c.lengths[0]!;

@@ -58,12 +58,13 @@ export class AktTracer implements KnowledgeTracer {
   readonly #readers = new Map<Promise<AktCache>, number>();
   readonly #doomed = new Set<Promise<AktCache>>();
   /**
-   * The last readout: the cache it read and its candidates, with what it returned. The same
-   * candidates over the same cache give the same numbers (the backend is a pure function of its
-   * inputs), so asking again answers from here: a run reads all skills at each day's end, and on
-   * a day without answers that is the previous day's readout over the same history.
+   * The latest readouts over the current cache (at most RECENT_READS): their candidates and what
+   * they returned. The same candidates over the same cache give the same numbers (the backend is
+   * a pure function of its inputs), so asking again answers from here. A run reads the day's probe
+   * items and then all skills at each day's end; after a day without answers both are the previous
+   * day's readouts over the same history, so the memo keeps more than the last one.
    */
-  #lastRead: { pc: Promise<AktCache>; cs: Int32Array; cq: Int32Array; out: Float32Array } | null = null;
+  #recent: { pc: Promise<AktCache>; reads: { cs: Int32Array; cq: Int32Array; out: Float32Array }[] } | null = null;
   /** Encodes, appended rows, readouts done and readouts answered from the last one (for benchmarks and tests). */
   readonly counters = { encodes: 0, appends: 0, readouts: 0, cacheHits: 0, readoutHits: 0 };
 
@@ -196,10 +197,11 @@ export class AktTracer implements KnowledgeTracer {
     // Count this readout as a reader of its cache from the moment the cache is chosen, so that
     // the cache cannot be recycled while the readout waits for it or runs.
     const pc = this.#cacheFor(w);
-    const last = this.#lastRead;
-    if (last && last.pc === pc && sameInts(last.cs, cs) && sameInts(last.cq, cq)) {
+    const recent = this.#recent?.pc === pc ? this.#recent.reads : null;
+    const hit = recent?.find((r) => sameInts(r.cs, cs) && sameInts(r.cq, cq));
+    if (hit) {
       this.counters.readoutHits++;
-      return Array.from(last.out);
+      return Array.from(hit.out);
     }
     this.#readers.set(pc, (this.#readers.get(pc) ?? 0) + 1);
     let out: Float32Array;
@@ -221,7 +223,12 @@ export class AktTracer implements KnowledgeTracer {
       return p;
     });
     // Kept only while its cache is the current one (a superseded cache's readout is never asked again).
-    if (pc === this.#lastCache) this.#lastRead = { pc, cs, cq, out: Float32Array.from(out) };
+    if (pc === this.#lastCache) {
+      if (this.#recent?.pc !== pc) this.#recent = { pc, reads: [] };
+      const reads = this.#recent.reads;
+      if (reads.length >= RECENT_READS) reads.shift();
+      reads.push({ cs, cq, out: Float32Array.from(out) });
+    }
     return values;
   }
 }
@@ -241,6 +248,8 @@ interface Window {
  * at most SLIDE_BLOCK - 1 appends per encoding.
  */
 const SLIDE_BLOCK = 16;
+/** Readouts over the current cache that the tracer remembers (AktTracer#recent): a day's probe items, all skills, and room to spare. */
+const RECENT_READS = 4;
 const slideBlock = (maxHistory: number) => Math.max(1, Math.min(SLIDE_BLOCK, maxHistory));
 
 /**
