@@ -9,7 +9,7 @@
 //   3. readout(ORT) vs full(ORT) last row of history + candidate            max |diff|
 //   4. readout(ORT) vs full(torch) last row of history + candidate          max |diff|
 //   5. the fixture was made for these ONNX files (sha256)
-//   6. append(ORT) row by row vs encode(ORT) of the longer history (cache and ke_cache), and
+//   6. append(ORT) row by row vs encode(ORT) of the longer history (every cache tensor), and
 //      readout after the appends vs readout(torch)                         max |diff|
 // Then times encode (L = max_history), append, and readout (C = n_skills) on the window case.
 // Prints one line per check and a closing "N passed, N failed" line; exit code 1 on failure.
@@ -60,37 +60,45 @@ async function full(skills, questions, responses) {
   const out = await sessions.full.run({ skills: i32(skills), questions: i32(questions), responses: i32(responses) });
   return out.p_correct;
 }
+// The cache as format educlaw-akt-onnx/2 keeps it: encode's outputs, one tensor per slice and per
+// head (cache_i, ke_i [B, H, L, d_k]); the readout and append take the ones they name.
+const isCache = (n) => /^(cache|ke)_\d+$/.test(n);
+const pick = (enc, graph) => Object.fromEntries(sessions[graph].inputNames.filter(isCache).map((n) => [n, enc[n]]));
 async function encode(skills, questions, responses) {
-  const out = await sessions.encode.run({ skills: i32(skills), questions: i32(questions), responses: i32(responses) });
-  return out.cache;
-}
-async function encodeKe(skills, questions, responses) {
   return sessions.encode.run({ skills: i32(skills), questions: i32(questions), responses: i32(responses) });
 }
-// Concatenates [1, S, L, d] and [1, S, 1, d] along L.
-function concatRow(t, row) {
-  const [, S, L, d] = t.dims;
-  const out = new Float32Array(S * (L + 1) * d);
-  for (let k = 0; k < S; k++) {
-    out.set(t.data.subarray(k * L * d, (k + 1) * L * d), k * (L + 1) * d);
-    out.set(row.data.subarray(k * d, (k + 1) * d), (k * (L + 1) + L) * d);
+// Appends a row (d = H * d_k floats, also [H, d_k]) to a cache tensor [1, H, L, d_k] along L.
+function appendRow(t, row) {
+  const [, H, L, dk] = t.dims;
+  const out = new Float32Array(H * (L + 1) * dk);
+  for (let h = 0; h < H; h++) {
+    out.set(t.data.subarray(h * L * dk, (h + 1) * L * dk), h * (L + 1) * dk);
+    out.set(row.subarray(h * dk, (h + 1) * dk), (h * (L + 1) + L) * dk);
   }
-  return new ort.Tensor('float32', out, [1, S, L + 1, d]);
+  return new ort.Tensor('float32', out, [1, H, L + 1, dk]);
 }
 async function append(enc, s, q, r) {
   const one = (v) => new ort.Tensor('int32', Int32Array.of(v), [1, 1]);
-  const out = await sessions.append.run({ cache: enc.cache, ke_cache: enc.ke_cache, skill: one(s), question: one(q), response: one(r) });
-  return { cache: concatRow(enc.cache, out.cache_row), ke_cache: concatRow(enc.ke_cache, out.ke_row) };
+  const out = await sessions.append.run({ ...pick(enc, 'append'), skill: one(s), question: one(q), response: one(r) });
+  const next = {};
+  for (const n of Object.keys(enc).filter(isCache)) {
+    const [kind, i] = n.split('_');
+    const rows = (kind === 'cache' ? out.cache_row : out.ke_row).data;
+    const d = enc[n].dims[1] * enc[n].dims[3];
+    next[n] = appendRow(enc[n], rows.subarray(Number(i) * d, (Number(i) + 1) * d));
+  }
+  return next;
 }
-async function readout(cache, histLen, candSkills, candQuestions) {
+async function readout(enc, histLen, candSkills, candQuestions) {
   const out = await sessions.readout.run({
-    cache,
+    ...pick(enc, 'readout'),
     hist_len: new ort.Tensor('int32', Int32Array.from(histLen), [histLen.length]),
     cand_skills: i32(candSkills),
     cand_questions: i32(candQuestions),
   });
   return out.p_correct;
 }
+const cacheDiff = (a, b) => Math.max(...Object.keys(a).filter(isCache).map((n) => maxAbs(a[n].data, b[n].data)));
 
 const results = [];
 const report = {};
@@ -140,12 +148,12 @@ for (const c of fx.readout) {
   const L = c.skills[0].length;
   const n0 = Math.floor(L / 2);
   const cut = (a, n) => [a[0].slice(0, n)];
-  let enc = await encodeKe(cut(c.skills, n0), cut(c.questions, n0), cut(c.responses, n0));
+  let enc = await encode(cut(c.skills, n0), cut(c.questions, n0), cut(c.responses, n0));
   for (let n = n0; n < L; n++) enc = await append(enc, c.skills[0][n], c.questions[0][n], c.responses[0][n]);
-  const ref = await encodeKe(c.skills, c.questions, c.responses);
-  const dc = Math.max(maxAbs(enc.cache.data, ref.cache.data), maxAbs(enc.ke_cache.data, ref.ke_cache.data));
-  check(`append/window ${L - n0} appends vs encode of ${L} rows (cache, ke_cache; both ORT)`, dc, dc <= tol);
-  const p = await readout(enc.cache, c.hist_len, c.cand_skills, c.cand_questions);
+  const ref = await encode(c.skills, c.questions, c.responses);
+  const dc = cacheDiff(enc, ref);
+  check(`append/window ${L - n0} appends vs encode of ${L} rows (every cache tensor; both ORT)`, dc, dc <= tol);
+  const p = await readout(enc, c.hist_len, c.cand_skills, c.cand_questions);
   const dp = maxAbs(p.data, flat(c.p_readout));
   check(`append/window readout after appends (ORT) vs readout (torch) [${p.dims}]`, dp, dp <= tol);
 }
@@ -172,7 +180,7 @@ if (benchRuns > 0) {
   const one = [[c.cand_skills[0][0]]];
   const oneQ = [[c.cand_questions[0][0]]];
   const tRead1 = await time(() => readout(cache, c.hist_len, one, oneQ));
-  const encPrev = await encodeKe(c.skills.map((a) => a.slice(0, L - 1)), c.questions.map((a) => a.slice(0, L - 1)), c.responses.map((a) => a.slice(0, L - 1)));
+  const encPrev = await encode(c.skills.map((a) => a.slice(0, L - 1)), c.questions.map((a) => a.slice(0, L - 1)), c.responses.map((a) => a.slice(0, L - 1)));
   const tAppend = await time(() => append(encPrev, c.skills[0][L - 1], c.questions[0][L - 1], c.responses[0][L - 1]));
   const s = [[...c.skills[0], 1]];
   const q = [[...c.questions[0], 0]];

@@ -42,9 +42,11 @@ from torch import nn
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import kt_data  # noqa: E402
 from akt_model import AKT, load_checkpoint  # noqa: E402
-from onnx_graphs import FastAppend, FastReadout  # noqa: E402
+from onnx_graphs import FastAppend, FastEncode, FastReadout, cache_heads, cache_names  # noqa: E402
 
 OPSET = 17
+# Format 2: the cache is one tensor per slice and per head (onnx_graphs.py); 1: the stacked cache of akt_model.py.
+FORMAT = "educlaw-akt-onnx/2"
 # akt_model._MassAfter's symbolic emits a Constant node (the CumSum axis); torch 1.13 warns that it has
 # no shape inference for it, which is harmless for a scalar constant.
 warnings.filterwarnings("ignore", message="The shape inference of prim::Constant")
@@ -102,14 +104,17 @@ def check_fast_graphs(m: AKT, tol: float = 1e-5) -> None:
     cq = torch.randint(0, m.n_questions + 1, (B, C), generator=g)
     with torch.no_grad():
         cache, ke = m.encode_with_ke(s, q, r)
-        d_read = (torch.sigmoid(m.readout(cache, hl, cs, cq)) - FastReadout(m)(cache, hl, cs, cq)).abs().max().item()
+        heads = cache_heads(m, cache, ke)
+        n4 = 4 * m.n_blocks
+        d_enc = max((a - b).abs().max().item() for a, b in zip(heads, FastEncode(m)(s, q, r)))
+        d_read = (torch.sigmoid(m.readout(cache, hl, cs, cq)) - FastReadout(m)(*heads[:n4], hl, cs, cq)).abs().max().item()
         ref = m.append(cache[:1], ke[:1], s[:1, :1], q[:1, :1], r[:1, :1])
-        fast = FastAppend(m)(cache[:1], ke[:1], s[:1, :1], q[:1, :1], r[:1, :1])
+        fast = FastAppend(m)(*(t[:1] for t in heads[:n4 - 2] + heads[n4:]), s[:1, :1], q[:1, :1], r[:1, :1])
         d_app = max((a - b).abs().max().item() for a, b in zip(ref, fast))
-    print(f"exported graphs vs reference (torch): readout max|diff| {d_read:.3g}, append max|diff| {d_app:.3g}")
-    if not (d_read <= tol and d_app <= tol):
+    print(f"exported graphs vs reference (torch): encode max|diff| {d_enc:.3g}, readout {d_read:.3g}, append {d_app:.3g}")
+    if not (d_enc == 0 and d_read <= tol and d_app <= tol):
         raise SystemExit(f"export_onnx: onnx_graphs.py differs from akt_model.py by more than {tol} "
-                         f"(readout {d_read:.3g}, append {d_app:.3g}); not exporting")
+                         f"(encode {d_enc:.3g}, which must be 0: only the layout differs; readout {d_read:.3g}, append {d_app:.3g}); not exporting")
 
 
 def export_all(m: AKT, out_dir: str, reference_graphs: bool = False) -> dict:
@@ -123,24 +128,40 @@ def export_all(m: AKT, out_dir: str, reference_graphs: bool = False) -> dict:
     r = torch.randint(0, 2, (B, L), generator=g, dtype=torch.int64).to(torch.int32)
     with torch.no_grad():
         cache, ke = m.encode_with_ke(s, q, r)
+        heads = cache_heads(m, cache, ke)
+    names, ke_names = cache_names(m)
+    n4 = len(names)
     one = lambda t: t[:1, :1].contiguous()  # noqa: E731
     hl = torch.tensor([L, L - 2], dtype=torch.int32)
     cs = torch.randint(1, m.n_skills + 1, (B, C), generator=g, dtype=torch.int64).to(torch.int32)
     cq = torch.zeros(B, C, dtype=torch.int32)
     seq_axes = {0: "batch", 1: "length"}
+    per_head = {0: "batch", 2: "length"}
+    fast = {
+        "encode": (FastEncode(m), (s, q, r), ["skills", "questions", "responses"], names + ke_names,
+                   {"skills": seq_axes, "questions": seq_axes, "responses": seq_axes, **{k: per_head for k in names + ke_names}}),
+        "append": (FastAppend(m), (*(t[:1].contiguous() for t in heads[:n4 - 2] + heads[n4:]), one(s), one(q), one(r)),
+                   names[:-2] + ke_names + ["skill", "question", "response"], ["cache_row", "ke_row"], {k: {2: "length"} for k in names[:-2] + ke_names}),
+        "readout": (FastReadout(m), (*heads[:n4], hl, cs, cq), names + ["hist_len", "cand_skills", "cand_questions"], ["p_correct"],
+                    {**{k: per_head for k in names}, "hist_len": {0: "batch"},
+                     "cand_skills": {0: "batch", 1: "candidates"}, "cand_questions": {0: "batch", 1: "candidates"},
+                     "p_correct": {0: "batch", 1: "candidates"}}),
+    }
     specs = {
         "full": (Full(m), (s, q, r), ["skills", "questions", "responses"], ["p_correct"],
                  {"skills": seq_axes, "questions": seq_axes, "responses": seq_axes, "p_correct": seq_axes}),
         "encode": (Encode(m), (s, q, r), ["skills", "questions", "responses"], ["cache", "ke_cache"],
                    {"skills": seq_axes, "questions": seq_axes, "responses": seq_axes, "cache": {0: "batch", 2: "length"},
                     "ke_cache": {0: "batch", 2: "length"}}),
-        "append": (Append(m) if reference_graphs else FastAppend(m), (cache[:1], ke[:1], one(s), one(q), one(r)), ["cache", "ke_cache", "skill", "question", "response"],
+        "append": (Append(m), (cache[:1], ke[:1], one(s), one(q), one(r)), ["cache", "ke_cache", "skill", "question", "response"],
                    ["cache_row", "ke_row"], {"cache": {2: "length"}, "ke_cache": {2: "length"}}),
-        "readout": (Readout(m) if reference_graphs else FastReadout(m), (cache, hl, cs, cq), ["cache", "hist_len", "cand_skills", "cand_questions"], ["p_correct"],
+        "readout": (Readout(m), (cache, hl, cs, cq), ["cache", "hist_len", "cand_skills", "cand_questions"], ["p_correct"],
                     {"cache": {0: "batch", 2: "length"}, "hist_len": {0: "batch"},
                      "cand_skills": {0: "batch", 1: "candidates"}, "cand_questions": {0: "batch", 1: "candidates"},
                      "p_correct": {0: "batch", 1: "candidates"}}),
     }
+    if not reference_graphs:
+        specs.update(fast)
     info = {}
     for name, (mod, inputs, in_names, out_names, axes) in specs.items():
         path = os.path.join(out_dir, FILES[name])
@@ -163,11 +184,108 @@ def sha256(path: str) -> str:
     return h.hexdigest()
 
 
+def graphs_meta(info: dict, cfg: dict, reference_graphs: bool) -> dict:
+    """meta.json's "graphs": each graph's file, hash and ops (info) with its inputs and outputs."""
+    d, nb, h = cfg["d_model"], cfg["n_blocks"], cfg["n_heads"]
+    dk = d // h
+    i32 = "int32"
+    full = {
+        **info["full"],
+        "purpose": "evaluation and parity: P(correct on row t | rows < t) for every row",
+        "inputs": [
+            {"name": "skills", "dtype": i32, "shape": ["batch", "length"]},
+            {"name": "questions", "dtype": i32, "shape": ["batch", "length"]},
+            {"name": "responses", "dtype": i32, "shape": ["batch", "length"]},
+        ],
+        "outputs": [{"name": "p_correct", "dtype": "float32", "shape": ["batch", "length"],
+                     "meaning": "row t's prediction ignores rows >= t, including its own response; right padding does not change earlier rows"}],
+    }
+    hist_in = [
+        {"name": "skills", "dtype": i32, "shape": ["batch", "length"], "meaning": "history rows, oldest first, right-padded with 0"},
+        {"name": "questions", "dtype": i32, "shape": ["batch", "length"]},
+        {"name": "responses", "dtype": i32, "shape": ["batch", "length"]},
+    ]
+    cand_in = [
+        {"name": "hist_len", "dtype": i32, "shape": ["batch"], "meaning": "number of real history rows per batch item (<= length); rows at or after it are ignored"},
+        {"name": "cand_skills", "dtype": i32, "shape": ["batch", "candidates"]},
+        {"name": "cand_questions", "dtype": i32, "shape": ["batch", "candidates"], "meaning": "0 = average difficulty (u_q = 0)"},
+    ]
+    row_in = [{"name": "skill", "dtype": i32, "shape": [1, 1]}, {"name": "question", "dtype": i32, "shape": [1, 1]},
+              {"name": "response", "dtype": i32, "shape": [1, 1]}]
+    rows_out = [{"name": "cache_row", "dtype": "float32", "shape": [1, 4 * nb, 1, d],
+                 "meaning": "row i ([1, d], which is also [1, H, 1, d_k] per head) is appended along length to cache_i (to cache[:, i] in format 1)"},
+                {"name": "ke_row", "dtype": "float32", "shape": [1, 2 * nb, 1, d], "meaning": "row i is appended along length to ke_i (ke_cache[:, i] in format 1)"}]
+    readout_out = [{"name": "p_correct", "dtype": "float32", "shape": ["batch", "candidates"],
+                    "meaning": "equals full's prediction for a row (cand_skill, cand_question) appended at position hist_len"}]
+    read_purpose = "P(correct) of C candidate next items, computing only the new last row"
+    app_purpose = ("extend a history of L >= 1 real rows (no padding) by one row without re-encoding it; "
+                   "exact while the history's first row stays the same (no row dropped from the front)")
+    if reference_graphs:  # format 1: the stacked cache of akt_model.py, heads not split
+        return {
+            "full": full,
+            "encode": {**info["encode"], "purpose": "history -> cache", "inputs": hist_in,
+                       "outputs": [{"name": "cache", "dtype": "float32", "shape": ["batch", 4 * nb, "length", d],
+                                    "meaning": "for block k: [4k] question-layer keys, [4k+1] question-layer values, [4k+2] retriever keys, [4k+3] retriever values (knowledge-encoder outputs), each projected, heads not split"},
+                                   {"name": "ke_cache", "dtype": "float32", "shape": ["batch", 2 * nb, "length", d],
+                                    "meaning": "for knowledge-encoder layer i: [2i] keys, [2i+1] values, projected; only append needs it"}]},
+            "append": {**info["append"], "purpose": app_purpose,
+                       "inputs": [{"name": "cache", "dtype": "float32", "shape": [1, 4 * nb, "length", d]},
+                                  {"name": "ke_cache", "dtype": "float32", "shape": [1, 2 * nb, "length", d]}, *row_in],
+                       "outputs": rows_out},
+            "readout": {**info["readout"], "purpose": read_purpose,
+                        "inputs": [{"name": "cache", "dtype": "float32", "shape": ["batch", 4 * nb, "length", d]}, *cand_in],
+                        "outputs": readout_out},
+        }
+    per_head = lambda name, meaning: {"name": name, "dtype": "float32", "shape": ["batch", h, "length", dk], "meaning": meaning}  # noqa: E731
+    slot = ["question-layer keys", "question-layer values", "retriever keys", "retriever values (knowledge-encoder outputs)"]
+    caches = [per_head(f"cache_{4 * k + j}", f"block {k}: {slot[j]}, projected, per head") for k in range(nb) for j in range(4)]
+    kes = [per_head(f"ke_{2 * i + j}", f"knowledge-encoder layer {i}: {('keys', 'values')[j]}, projected, per head; only append reads it")
+           for i in range(nb) for j in range(2)]
+    return {
+        "full": full,
+        "encode": {**info["encode"], "purpose": "history -> the cache, per head (onnx_graphs.py: FastEncode)", "inputs": hist_in, "outputs": caches + kes},
+        "append": {**info["append"], "purpose": app_purpose + (f"; the last block's retriever keys and values (cache_{4 * nb - 2}, cache_{4 * nb - 1}) are not inputs: "
+                                                               "nothing in the new row reads them"),
+                   "inputs": [{**c, "shape": [1, h, "length", dk]} for c in caches[:4 * nb - 2] + kes] + row_in, "outputs": rows_out},
+        "readout": {**info["readout"], "purpose": read_purpose, "inputs": caches + cand_in, "outputs": readout_out},
+    }
+
+
+def update_graphs(m: AKT, ck: dict, args) -> None:
+    """--update-graphs: the graphs of the model already in args.out, in a new form."""
+    path = os.path.join(args.out, "meta.json")
+    with open(path) as f:
+        meta = json.load(f)
+    cfg = m.config()
+    hp = meta.get("hyperparameters", {})
+    wrong = [k for k in cfg if hp.get(k) != cfg[k]]
+    cal = ck.get("calibration", {"method": "none", "a": 1.0, "b": 0.0})
+    if wrong or meta.get("calibration", {}).get("a") != cal.get("a") or meta.get("calibration", {}).get("b") != cal.get("b"):
+        raise SystemExit(f"export_onnx --update-graphs: {args.checkpoint} is not the model in {path} "
+                         f"(differs in {', '.join(wrong) or 'calibration'}); export it whole instead")
+    with open(os.path.join(args.out, meta["difficulty"]["file"]), "rb") as f:
+        u = np.frombuffer(f.read(), dtype="<f4")
+    if not np.array_equal(u, m.difficult_param.weight.detach().numpy().reshape(-1).astype("<f4")):
+        raise SystemExit(f"export_onnx --update-graphs: {args.checkpoint}'s question difficulties differ from {args.out}'s difficulty.f32")
+    info = export_all(m, args.out, args.reference_graphs)
+    meta["format"] = "educlaw-akt-onnx/1" if args.reference_graphs else FORMAT
+    meta["graphs"] = graphs_meta(info, cfg, args.reference_graphs)
+    meta["graphs_exported"] = datetime.datetime.utcnow().strftime("%Y-%m-%dT%H:%M:%SZ")
+    meta["torch"] = torch.__version__
+    with open(path, "w") as f:
+        json.dump(meta, f, indent=1)
+    print(f"updated the graphs in {path}; the model ({meta.get('exported')}) is unchanged")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--checkpoint", required=True)
     ap.add_argument("--out", default="public/models/akt")
-    ap.add_argument("--data", required=True, help="dataset directory (for question->skill map and skill names)")
+    ap.add_argument("--data", help="dataset directory (for question->skill map and skill names); not with --update-graphs")
+    ap.add_argument("--update-graphs", action="store_true",
+                    help="re-export only the four graphs into --out and their entries in its meta.json, keeping the rest "
+                         "(the model's identity `exported`, calibration, runs, items.json, difficulty.f32): for a new form "
+                         "of the graphs that computes the same function of the same checkpoint")
     ap.add_argument("--metrics", nargs="*", default=[], help="metrics.json files of runs to cite in meta.json")
     ap.add_argument("--max-history", type=int, default=None, help="default: seqlen - 1 of the training run")
     ap.add_argument("--reference-graphs", action="store_true",
@@ -179,6 +297,11 @@ def main():
     cfg = m.config()
     seqlen = int(ck.get("args", {}).get("seqlen", 200))
     max_hist = args.max_history or seqlen - 1
+    if args.update_graphs:
+        update_graphs(m, ck, args)
+        return
+    if not args.data:
+        ap.error("--data is required (unless --update-graphs)")
     info = export_all(m, args.out, args.reference_graphs)
 
     # per-question difficulty
@@ -267,7 +390,7 @@ def main():
     d, nb = cfg["d_model"], cfg["n_blocks"]
     i32 = "int32"
     meta = {
-        "format": "educlaw-akt-onnx/1",
+        "format": "educlaw-akt-onnx/1" if args.reference_graphs else FORMAT,
         "model": "AKT-Rasch (Ghosh, Heffernan & Lan, KDD 2020), reimplemented in training/akt/akt_model.py",
         "exported": datetime.datetime.utcnow().strftime("%Y-%m-%dT%H:%M:%SZ"),
         "opset": OPSET, "precision": "fp32", "torch": torch.__version__,
@@ -293,58 +416,7 @@ def main():
                     "so that most new answers are one append (src/core/learner/kt/akt.ts)",
             "empty_history": "pass one padding row (skills=questions=responses=0, L=1) to encode and hist_len=0 to readout",
         },
-        "graphs": {
-            "full": {
-                **info["full"],
-                "purpose": "evaluation and parity: P(correct on row t | rows < t) for every row",
-                "inputs": [
-                    {"name": "skills", "dtype": i32, "shape": ["batch", "length"]},
-                    {"name": "questions", "dtype": i32, "shape": ["batch", "length"]},
-                    {"name": "responses", "dtype": i32, "shape": ["batch", "length"]},
-                ],
-                "outputs": [{"name": "p_correct", "dtype": "float32", "shape": ["batch", "length"],
-                             "meaning": "row t's prediction ignores rows >= t, including its own response; right padding does not change earlier rows"}],
-            },
-            "encode": {
-                **info["encode"],
-                "purpose": "history -> cache; run once after every graded answer",
-                "inputs": [
-                    {"name": "skills", "dtype": i32, "shape": ["batch", "length"], "meaning": "history rows, oldest first, right-padded with 0"},
-                    {"name": "questions", "dtype": i32, "shape": ["batch", "length"]},
-                    {"name": "responses", "dtype": i32, "shape": ["batch", "length"]},
-                ],
-                "outputs": [{"name": "cache", "dtype": "float32", "shape": ["batch", 4 * nb, "length", d],
-                             "meaning": "for block k: [4k] question-layer keys, [4k+1] question-layer values, [4k+2] retriever keys, [4k+3] retriever values (knowledge-encoder outputs), each projected, heads not split"},
-                            {"name": "ke_cache", "dtype": "float32", "shape": ["batch", 2 * nb, "length", d],
-                             "meaning": "for knowledge-encoder layer i: [2i] keys, [2i+1] values, projected; only append needs it"}],
-            },
-            "append": {
-                **info["append"],
-                "purpose": "extend a history of L >= 1 real rows (no padding) by one row without re-encoding it; "
-                           "exact while the history's first row stays the same (no row dropped from the front)",
-                "inputs": [
-                    {"name": "cache", "dtype": "float32", "shape": [1, 4 * nb, "length", d], "meaning": "encode's cache of the history"},
-                    {"name": "ke_cache", "dtype": "float32", "shape": [1, 2 * nb, "length", d], "meaning": "encode's ke_cache of the history"},
-                    {"name": "skill", "dtype": i32, "shape": [1, 1]},
-                    {"name": "question", "dtype": i32, "shape": [1, 1]},
-                    {"name": "response", "dtype": i32, "shape": [1, 1]},
-                ],
-                "outputs": [{"name": "cache_row", "dtype": "float32", "shape": [1, 4 * nb, 1, d], "meaning": "append along length to cache"},
-                            {"name": "ke_row", "dtype": "float32", "shape": [1, 2 * nb, 1, d], "meaning": "append along length to ke_cache"}],
-            },
-            "readout": {
-                **info["readout"],
-                "purpose": "P(correct) of C candidate next items, computing only the new last row",
-                "inputs": [
-                    {"name": "cache", "dtype": "float32", "shape": ["batch", 4 * nb, "length", d], "meaning": "output of encode"},
-                    {"name": "hist_len", "dtype": i32, "shape": ["batch"], "meaning": "number of real history rows per batch item (<= length); rows at or after it are ignored"},
-                    {"name": "cand_skills", "dtype": i32, "shape": ["batch", "candidates"]},
-                    {"name": "cand_questions", "dtype": i32, "shape": ["batch", "candidates"], "meaning": "0 = average difficulty (u_q = 0)"},
-                ],
-                "outputs": [{"name": "p_correct", "dtype": "float32", "shape": ["batch", "candidates"],
-                             "meaning": "equals full's prediction for a row (cand_skill, cand_question) appended at position hist_len"}],
-            },
-        },
+        "graphs": graphs_meta(info, cfg, args.reference_graphs),
         "belief_map": "per-skill belief = readout with cand_skills = 1..n_skills and cand_questions = 0 (one call, C = n_skills)",
         "difficulty": {"file": "difficulty.f32", "dtype": "float32 little-endian", "length": cfg["n_questions"] + 1,
                        "meaning": "u_q, the learned Rasch scalar of question q (index 0 = 0). It scales the skill's variation vector, "

@@ -1,6 +1,7 @@
-"""The readout and append computations as exported to ONNX: the same functions as
-``AKT.readout`` / ``AKT.append`` in akt_model.py (the reference, which training, the tests and the
-parity fixture use), written so that onnxruntime runs fewer and cheaper kernels.  Only the export
+"""The encode, readout and append computations as exported to ONNX: the same functions as
+``AKT.encode_with_ke`` / ``AKT.readout`` / ``AKT.append`` in akt_model.py (the reference, which
+training, the tests and the parity fixture use), written so that onnxruntime runs fewer and
+cheaper kernels.  Only the export
 uses this file; nothing here is trained.
 
 What differs from the reference, and why each is the same function up to float rounding:
@@ -28,7 +29,7 @@ What differs from the reference, and why each is the same function up to float r
 * **Reshapes to heads use constant shapes** (0 = keep, -1 = infer) instead of shapes computed from
   the input's sizes at run time (Shape, Gather, Unsqueeze, Concat before every Reshape): readout
   156 -> 132 nodes per run with the other changes here.  The same reshapes.
-* **Append keeps its one row 2-D** ([1, d], heads as [H, 1, d_k]): each Linear is then one Gemm,
+* **Append keeps its one row 2-D** ([1, d], heads as [1, H, 1, d_k]): each Linear is then one Gemm,
   without the two Reshapes onnxruntime puts around a 3-D MatMul + Add (114 -> 88 nodes per run
   with the mask removal).  On onnxruntime-node the append's outputs then differ from the graph
   exported from akt_model.py by float rounding (max 1.2e-6 on a cache value, profile_nodes.mjs
@@ -37,6 +38,14 @@ What differs from the reference, and why each is the same function up to float r
   exp(sqrt(mass) * (theta * sqrt(|i - j|))), the second factor a [B, H, keys, 1] tensor made once
   per run, which saves one multiplication over [B, H, keys, C].  Float rounding only.
 
+* **The cache is kept per head, one tensor per slice** (format educlaw-akt-onnx/2).  encode
+  returns each projected slice the reference stacks into cache [B, 4N, L, d] / ke_cache
+  [B, 2N, L, d] as a tensor of its own, split into heads: cache_i / ke_i [B, H, L, d_k].  The
+  readout and append take them as they are, so no run copies the cache apart (a Split node), or
+  transposes its keys and values into heads (four Transposes per readout); the caller appends a
+  row per head (akt-backend.ts).  Only the layout changes: the same numbers, and the same bits
+  from onnxruntime (the readout's products see the same operands in the same order).
+
 check_onnx.mjs compares the exported graphs with the PyTorch reference (fixture), and
 export_onnx.py checks these modules against AKT.readout / AKT.append before exporting.
 """
@@ -44,6 +53,7 @@ from __future__ import annotations
 
 import math
 import warnings
+from typing import List, Tuple
 
 import torch
 import torch.nn.functional as F
@@ -113,19 +123,50 @@ def monotonic_probs_keys(scores: torch.Tensor, fill: torch.Tensor, decay_t: torc
     return torch.softmax(scores * total_effect + fill, dim=-1)
 
 
-class FastReadout(nn.Module):
-    """sigmoid(AKT.readout(cache, hist_len, cand_skills, cand_questions)), see the module docstring."""
+def cache_heads(m: AKT, cache: torch.Tensor, ke: torch.Tensor) -> Tuple[torch.Tensor, ...]:
+    """The reference's stacked cache [B, 4N, L, d] and ke_cache [B, 2N, L, d] as the exported graphs
+    keep them: cache_0 .. cache_{4N-1}, ke_0 .. ke_{2N-1}, each [B, H, L, d_k]."""
+    a = m.question_layers[0].attn
+    return tuple(_split(a, t[:, i]) for t in (cache, ke) for i in range(t.size(1)))
+
+
+def cache_names(m: AKT) -> Tuple[List[str], List[str]]:
+    """Names of the per-head cache tensors: (cache_0 .. cache_{4N-1}, ke_0 .. ke_{2N-1})."""
+    return [f"cache_{i}" for i in range(4 * m.n_blocks)], [f"ke_{i}" for i in range(2 * m.n_blocks)]
+
+
+class FastEncode(nn.Module):
+    """AKT.encode_with_ke with every slice of the cache a tensor of its own, per head (see the
+    module docstring): cache_0 .. cache_{4N-1}, ke_0 .. ke_{2N-1}, each [B, H, L, d_k]."""
 
     def __init__(self, m: AKT):
         super().__init__()
         self.m = m
 
-    def forward(self, cache, hist_len, cand_skills, cand_questions):
+    def forward(self, skills, questions, responses):
         m = self.m
+        a = m.question_layers[0].attn
+        _, _, _, cache, ke = m._history(skills, questions, responses, keep_cache=True)
+        return tuple(_split(a, t) for t in cache + ke)
+
+
+class FastReadout(nn.Module):
+    """sigmoid(AKT.readout(cache, hist_len, cand_skills, cand_questions)) over the per-head cache
+    (cache_heads), see the module docstring: forward(cache_0, .., cache_{4N-1}, hist_len,
+    cand_skills, cand_questions)."""
+
+    def __init__(self, m: AKT):
+        super().__init__()
+        self.m = m
+
+    def forward(self, *inputs):
+        m = self.m
+        n4 = 4 * m.n_blocks
+        heads, (hist_len, cand_skills, cand_questions) = inputs[:n4], inputs[n4:]
         xc, u = m.question_embedding(cand_skills, cand_questions)  # [B, C, d], [B, C, 1]
-        L = cache.size(2)
+        L = heads[0].size(2)
         n = hist_len.to(torch.float32).view(-1, 1, 1, 1)  # [B, 1, 1, 1]
-        pos = torch.arange(L, dtype=torch.float32, device=cache.device).view(1, 1, 1, L)
+        pos = torch.arange(L, dtype=torch.float32, device=heads[0].device).view(1, 1, 1, L)
         valid = (pos < n).to(torch.float32)  # [B, 1, 1, L]
         fill_hist = (valid - 1.0) * (-NEG_FILL)  # 0 / NEG_FILL, as in akt_model.monotonic_probs
         pe_hist = torch.abs(n - pos)  # [B, 1, 1, L]
@@ -137,7 +178,7 @@ class FastReadout(nn.Module):
         root_hist = torch.sqrt(pe_hist).transpose(-1, -2)  # [B, 1, L, 1]
         for k, (qa, ret) in enumerate(zip(m.question_layers, m.retriever_layers)):
             a = qa.attn
-            KA, VA = _split(a, cache[:, 4 * k]), _split(a, cache[:, 4 * k + 1])
+            KA, VA = heads[4 * k], heads[4 * k + 1]
             if k == 0:  # block 0's question layer reads the embedding itself (per-skill tables)
                 qc = _split(a, m._linear_of_candidates(a.k_linear, cand_skills, u))  # [B, H, C, dk]
                 vc = _split(a, m._linear_of_candidates(a.v_linear, cand_skills, u))
@@ -150,7 +191,7 @@ class FastReadout(nn.Module):
             o = torch.matmul(p[..., :L], VA) + p[..., L:] * vc
             xc = qa.post(xc, a.out_proj(_merge(a, o)))
             r = ret.attn
-            KR, VR = _split(r, cache[:, 4 * k + 2]), _split(r, cache[:, 4 * k + 3])
+            KR, VR = heads[4 * k + 2], heads[4 * k + 3]
             qr = _split(r, r.k_linear(xc))
             scores = torch.matmul(qr, KR.transpose(-2, -1)) / math.sqrt(r.d_k)
             p = monotonic_probs_keys(scores, fill_hist, root_hist * _theta(r.gammas).transpose(-1, -2))
@@ -161,63 +202,71 @@ class FastReadout(nn.Module):
         return torch.sigmoid(m.out[1:](pre).squeeze(-1) * m.logit_scale + m.logit_bias)
 
 
-def _attend_row_unmasked(a, q, keys, values, pe):
-    """AKT._attend_row for one row that may attend every key (fill 0, mask 1: both dropped), in 2-D:
-    q [1, d] the row's projected query, keys / values [K, d] projected; returns out_proj of the
-    attention output, [1, d].  Keeping the row 2-D makes every Linear one Gemm without the
-    Reshapes that onnxruntime puts around a 3-D MatMul + Add."""
-    K = keys.size(0)
-    qh = _Reshape.apply(q, (a.h, 1, a.d_k))  # [H, 1, dk]
-    kh = _Reshape.apply(keys, (-1, a.h, a.d_k)).permute(1, 2, 0)  # [H, dk, K]
-    scores = torch.matmul(qh, kh) / math.sqrt(a.d_k)  # [H, 1, K]
+def _attend_row_unmasked(a, k_new, v_new, keys, values, pe, with_self: bool):
+    """AKT._attend_row for one row that may attend every key (fill 0, mask 1: both dropped).
+    k_new / v_new [1, d]: the row's projected key (its query too: kq_same) and value; keys /
+    values [1, H, L, dk], the cached rows per head; with_self: the row attends to itself as well
+    (question and knowledge layers) or only to the cached rows (retriever).  Returns out_proj of
+    the attention output, [1, d].  The row stays 2-D ([1, d], heads as [1, H, 1, dk], which is the
+    same memory), so each Linear is one Gemm without the Reshapes onnxruntime puts around a 3-D
+    MatMul + Add."""
+    qh = _Reshape.apply(k_new, (1, a.h, 1, a.d_k))  # [1, H, 1, dk]
+    if with_self:
+        keys = torch.cat([keys, qh], dim=2)  # [1, H, L + 1, dk]
+        values = torch.cat([values, _Reshape.apply(v_new, (1, a.h, 1, a.d_k))], dim=2)
+    scores = torch.matmul(qh, keys.transpose(-2, -1)) / math.sqrt(a.d_k)  # [1, H, 1, K]
     with torch.no_grad():
         p = torch.softmax(scores, dim=-1)
         dist = torch.sqrt(_MassAfter.apply(p) * pe)  # the reference's CumSum over the last axis (one row)
-    total_effect = torch.clamp(torch.exp(dist * _theta(a.gammas)[0]), min=1e-5)
+    total_effect = torch.clamp(torch.exp(dist * _theta(a.gammas)), min=1e-5)
     p = torch.softmax(scores * total_effect, dim=-1)
-    vh = _Reshape.apply(values, (-1, a.h, a.d_k)).transpose(0, 1)  # [H, K, dk]
-    o = _Reshape.apply(torch.matmul(p, vh), (1, a.d_model))  # heads side by side, as MonotonicMHA.merge
+    o = _Reshape.apply(torch.matmul(p, values), (1, a.d_model))  # heads side by side, as MonotonicMHA.merge
     return a.out_proj(o)
 
 
 class FastAppend(nn.Module):
-    """AKT.append(cache, ke_cache, skill, question, response) for the batch of one that the append
-    graph takes, without masks (every key allowed), the new row as [1, d] (see _attend_row_unmasked)."""
+    """AKT.append for the batch of one that the append graph takes, over the per-head cache
+    (cache_heads): forward(cache_0, .., cache_{4N-3}, ke_0, .., ke_{2N-1}, skill, question,
+    response) -> (cache_row [1, 4N, 1, d], ke_row [1, 2N, 1, d]); without masks (every key
+    allowed), the new row as [1, d] (see _attend_row_unmasked).  A row's [1, d] is also its
+    [1, H, 1, dk] per head, so the rows need no re-layout.  The last block's retriever keys and
+    values (cache_{4N-2}, cache_{4N-1}) are not inputs: that retriever's output is only the next
+    block's input, so nothing in the new row reads them."""
 
     def __init__(self, m: AKT):
         super().__init__()
         self.m = m
 
-    def forward(self, cache, ke_cache, skill, question, response):
+    def forward(self, *inputs):
         m = self.m
         d = m.d_model
+        nc, n2 = 4 * m.n_blocks - 2, 2 * m.n_blocks
+        cache, ke_cache, (skill, question, response) = inputs[:nc], inputs[nc:nc + n2], inputs[nc + n2:]
         x, y, _ = m.embed(skill, question, response)  # [1, 1, d]
         x, y = _Reshape.apply(x, (1, d)), _Reshape.apply(y, (1, d))
-        L = cache.size(2)
-        pos = torch.arange(L + 1, dtype=torch.float32, device=cache.device)
-        pe_incl = (L - pos).view(1, 1, L + 1)  # |L - j| for keys j = 0..L
+        L = cache[0].size(2)
+        pos = torch.arange(L + 1, dtype=torch.float32, device=cache[0].device)
+        pe_incl = (L - pos).view(1, 1, 1, L + 1)  # |L - j| for keys j = 0..L
         pe_strict = pe_incl[..., :L]
 
         def self_attend(layer, h, keys_cache, vals_cache):
-            """keys_cache / vals_cache [L, d]; the row's query is its own key (kq_same)."""
+            """keys_cache / vals_cache [1, H, L, dk]; the row's query is its own key (kq_same)."""
             a = layer.attn
             k_new, v_new = a.k_linear(h), a.v_linear(h)
-            keys = torch.cat([keys_cache, k_new], dim=0)
-            vals = torch.cat([vals_cache, v_new], dim=0)
-            return [k_new, v_new], layer.post(h, _attend_row_unmasked(a, k_new, keys, vals, pe_incl))
+            return [k_new, v_new], layer.post(h, _attend_row_unmasked(a, k_new, v_new, keys_cache, vals_cache, pe_incl, True))
 
         ke_rows = []
         for i, layer in enumerate(m.knowledge_encoder):
-            kv, y = self_attend(layer, y, ke_cache[0, 2 * i], ke_cache[0, 2 * i + 1])
+            kv, y = self_attend(layer, y, ke_cache[2 * i], ke_cache[2 * i + 1])
             ke_rows += kv
         rows = []
         n = len(m.question_layers)
         for k, (qa, ret) in enumerate(zip(m.question_layers, m.retriever_layers)):
-            kv, x = self_attend(qa, x, cache[0, 4 * k], cache[0, 4 * k + 1])
+            kv, x = self_attend(qa, x, cache[4 * k], cache[4 * k + 1])
             rows += kv
             rows += [ret.attn.k_linear(x), ret.attn.v_linear(y)]
             if k < n - 1:  # the retriever's output is only the next block's input
                 r = ret.attn
-                x = ret.post(x, _attend_row_unmasked(r, r.k_linear(x), cache[0, 4 * k + 2], cache[0, 4 * k + 3], pe_strict))
+                x = ret.post(x, _attend_row_unmasked(r, r.k_linear(x), None, cache[4 * k + 2], cache[4 * k + 3], pe_strict, False))
         return (_Reshape.apply(torch.stack(rows, dim=0), (1, len(rows), 1, d)),
                 _Reshape.apply(torch.stack(ke_rows, dim=0), (1, len(ke_rows), 1, d)))

@@ -87,8 +87,14 @@ async function stepInputs(ort, runtime, dir, length) {
   const cur = await enc.run({ skills: t(skills, n), questions: t(questions, n), responses: t(responses, n) });
   await enc.release?.();
   const one = (v) => new ort.Tensor('int32', Int32Array.of(v), [1, 1]);
+  // The cache as the graphs take it: format 2 names one tensor per slice and head (encode's
+  // outputs cache_i / ke_i, fed to the graphs that name them); format 1 one stacked `cache` and
+  // `ke_cache` (a model directory exported before 2026-12-01's second re-export, for --compare).
+  const cacheOf = (out, graph) => (meta.format === 'educlaw-akt-onnx/1'
+    ? (graph === 'append' ? { cache: out.cache, ke_cache: out.ke_cache } : { cache: out.cache })
+    : Object.fromEntries(meta.graphs[graph].inputs.filter((x) => /^(cache|ke)_\d+$/.test(x.name)).map((x) => [x.name, out[x.name]])));
   const cands = (C) => ({
-    cache: cur.cache,
+    ...cacheOf(cur, 'readout'),
     hist_len: new ort.Tensor('int32', Int32Array.of(n), [1]),
     cand_skills: new ort.Tensor('int32', Int32Array.from({ length: C }, (_, k) => 1 + (k * 7) % meta.n_skills), [1, C]),
     cand_questions: new ort.Tensor('int32', new Int32Array(C), [1, C]),
@@ -96,7 +102,7 @@ async function stepInputs(ort, runtime, dir, length) {
   return {
     meta,
     feeds: {
-      append: { graph: 'append', feeds: { cache: prev.cache, ke_cache: prev.ke_cache, skill: one(skills[n - 1]), question: one(questions[n - 1]), response: one(responses[n - 1]) } },
+      append: { graph: 'append', feeds: { ...cacheOf(prev, 'append'), skill: one(skills[n - 1]), question: one(questions[n - 1]), response: one(responses[n - 1]) } },
       readout_all: { graph: 'readout', feeds: cands(meta.n_skills) },
       readout_5: { graph: 'readout', feeds: cands(5) },
     },

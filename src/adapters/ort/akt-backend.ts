@@ -18,13 +18,19 @@ export interface AktGraphs {
   full?: Uint8Array;
 }
 
+/**
+ * A history's cache as the graphs of format educlaw-akt-onnx/2 keep it (training/akt/onnx_graphs.py):
+ * encode's outputs by name, one tensor per slice and per head, cache_i and ke_i [1, H, length, d_k].
+ * The readout and append take the ones they name as inputs as they are.
+ */
 interface OrtCache extends AktCache {
-  tensor: OrtTypes.Tensor;
+  tensors: Record<string, OrtTypes.Tensor>;
   /** Set by recycle(): the buffers may hold another cache now, so any further use is an error. */
   recycled?: boolean;
-  /** The knowledge encoder's keys and values (encode's second output), for append. */
-  ke?: OrtTypes.Tensor;
 }
+
+/** The cache tensors' names: encode's outputs, `cache_<i>` and `ke_<i>`. */
+const CACHE_NAME = /^(cache|ke)_(\d+)$/;
 
 export interface OrtAktBackend extends AktBackend {
   /** All rows' predictions for a batch of right-padded sequences [B, L] (evaluation). */
@@ -44,6 +50,15 @@ export async function createOrtAktBackend(ort: Ort, graphs: AktGraphs, execution
   const full = graphs.full ? await ort.InferenceSession.create(graphs.full, opts) : null;
   const app = graphs.append ? await ort.InferenceSession.create(graphs.append, opts) : null;
   const i32 = (a: Int32Array, dims: number[]) => new ort.Tensor('int32', a, dims);
+  // The cache layout: encode's outputs are the cache tensors; the readout and append read the ones
+  // they name. A model of format 1 (one stacked `cache` tensor) is refused with what to do.
+  const cacheNames = enc.outputNames.filter((n) => CACHE_NAME.test(n));
+  if (cacheNames.length !== enc.outputNames.length || cacheNames.length === 0)
+    throw new Error(`the AKT encode graph's outputs (${enc.outputNames.join(', ')}) are not the per-head cache of format educlaw-akt-onnx/2 (cache_0.., ke_0..): re-export the model (training/akt/export_onnx.py --update-graphs)`);
+  const readNames = read.inputNames.filter((n) => CACHE_NAME.test(n));
+  const appNames = app ? app.inputNames.filter((n) => CACHE_NAME.test(n)) : [];
+  for (const n of [...readNames, ...appNames]) if (!cacheNames.includes(n)) throw new Error(`the AKT graphs disagree: "${n}" is an input but not an output of encode`);
+  const feedsOf = (c: OrtCache, names: readonly string[]) => Object.fromEntries(names.map((n) => [n, c.tensors[n]!]));
   // onnxruntime-web's wasm backend cannot run sessions concurrently (overlapping runs fail with
   // "Reading data from non-tensor typed value"), so every run waits for the one before it.
   // A promise chain of three lines does this; a queue library would add nothing.
@@ -60,44 +75,56 @@ export async function createOrtAktBackend(ort: Ort, graphs: AktGraphs, execution
     if ((c as OrtCache).recycled) throw new Error(`AKT ${what}: this cache was recycled and can no longer be read`);
     return c as OrtCache;
   };
-  // [1, S, L, d] and a row [1, S, 1, d] -> [1, S, L + 1, d]. A copy in JS: ONNX Runtime Web has
-  // no in-place append, and at L = 199, d = 128 this is about 100k floats. Every element of the
-  // new array is written here, so a recycled buffer's old contents never show through.
-  const concatRow = async (t: OrtTypes.Tensor, row: OrtTypes.Tensor): Promise<{ tensor: OrtTypes.Tensor; buffer: ArrayBuffer }> => {
-    const [b, S, L, d] = t.dims as [number, number, number, number];
-    if (b !== 1 || row.dims[1] !== S || row.dims[2] !== 1 || row.dims[3] !== d) throw new Error(`AKT append: cannot append a [${row.dims}] row to a [${t.dims}] cache`);
+  // A cache tensor [1, H, L, dk] and its new row (d = H * dk floats, which are also [H, dk]) ->
+  // [1, H, L + 1, dk]: per head, its L rows and then the row's dk values. A copy in JS: ONNX
+  // Runtime has no in-place append, and at L = 199 this is about 25k floats a tensor. Every
+  // element of the new array is written here, so a recycled buffer's old contents never show through.
+  const appendRow = async (t: OrtTypes.Tensor, row: Float32Array, name: string): Promise<{ tensor: OrtTypes.Tensor; buffer: ArrayBuffer }> => {
+    const [b, H, L, dk] = t.dims as [number, number, number, number];
+    if (b !== 1 || t.dims.length !== 4 || row.length !== H * dk) throw new Error(`AKT append: cannot append a row of ${row.length} values to ${name} of shape [${t.dims}]`);
     const a = (await t.getData()) as Float32Array;
-    const r = (await row.getData()) as Float32Array;
-    const n = S * (L + 1) * d;
+    const n = H * (L + 1) * dk;
     const buffer = pool.take(n);
     const out = new Float32Array(buffer, 0, n);
-    for (let k = 0; k < S; k++) {
-      out.set(a.subarray(k * L * d, (k + 1) * L * d), k * (L + 1) * d);
-      out.set(r.subarray(k * d, (k + 1) * d), (k * (L + 1) + L) * d);
+    for (let h = 0; h < H; h++) {
+      out.set(a.subarray(h * L * dk, (h + 1) * L * dk), h * (L + 1) * dk);
+      out.set(row.subarray(h * dk, (h + 1) * dk), (h * (L + 1) + L) * dk);
     }
-    return { tensor: new ort.Tensor('float32', out, [1, S, L + 1, d]), buffer };
+    return { tensor: new ort.Tensor('float32', out, [1, H, L + 1, dk]), buffer };
   };
   return {
     async encode(skills, questions, responses): Promise<OrtCache> {
       const L = skills.length;
       const out = await serial(() => enc.run({ skills: i32(skills, [1, L]), questions: i32(questions, [1, L]), responses: i32(responses, [1, L]) }));
-      const tensor = out.cache;
-      if (!tensor) throw new Error('AKT encode graph has no "cache" output');
-      return { length: L, tensor, ...(out.ke_cache ? { ke: out.ke_cache } : {}) };
+      const tensors: Record<string, OrtTypes.Tensor> = {};
+      for (const n of cacheNames) {
+        const t = out[n];
+        if (!t) throw new Error(`AKT encode graph gave no "${n}" output`);
+        tensors[n] = t;
+      }
+      return { length: L, tensors };
     },
     ...(app
       ? {
           async append(cache: AktCache, skill: number, question: number, response: number): Promise<OrtCache> {
             const c = live(cache, 'append');
-            if (!c.ke) throw new Error('AKT append needs the encode graph\'s "ke_cache" output (re-export the model)');
             const one = (v: number) => i32(Int32Array.of(v), [1, 1]);
-            const keIn = c.ke;
-            const out = await serial(() => app.run({ cache: c.tensor, ke_cache: keIn, skill: one(skill), question: one(question), response: one(response) }));
+            const out = await serial(() => app.run({ ...feedsOf(c, appNames), skill: one(skill), question: one(question), response: one(response) }));
             if (!out.cache_row || !out.ke_row) throw new Error('AKT append graph has no "cache_row" / "ke_row" output');
-            const main = await concatRow(c.tensor, out.cache_row);
-            const ke = await concatRow(keIn, out.ke_row);
-            const next: OrtCache = { length: c.length + 1, tensor: main.tensor, ke: ke.tensor };
-            owned.set(next, [main.buffer, ke.buffer]);
+            const rows = { cache: (await out.cache_row.getData()) as Float32Array, ke: (await out.ke_row.getData()) as Float32Array };
+            const tensors: Record<string, OrtTypes.Tensor> = {};
+            const buffers: ArrayBuffer[] = [];
+            for (const n of cacheNames) {
+              const [, kind, i] = CACHE_NAME.exec(n)! as unknown as [string, 'cache' | 'ke', string];
+              const t = c.tensors[n]!;
+              const d = (t.dims[1] as number) * (t.dims[3] as number);
+              const row = rows[kind].subarray(Number(i) * d, (Number(i) + 1) * d);
+              const r = await appendRow(t, row, n);
+              tensors[n] = r.tensor;
+              buffers.push(r.buffer);
+            }
+            const next: OrtCache = { length: c.length + 1, tensors };
+            owned.set(next, buffers);
             return next;
           },
         }
@@ -105,7 +132,7 @@ export async function createOrtAktBackend(ort: Ort, graphs: AktGraphs, execution
     async readout(cache, histLen, candSkills, candQuestions) {
       const C = candSkills.length;
       const out = await serial(() => read.run({
-        cache: live(cache, 'readout').tensor,
+        ...feedsOf(live(cache, 'readout'), readNames),
         hist_len: i32(Int32Array.of(histLen), [1]),
         cand_skills: i32(candSkills, [1, C]),
         cand_questions: i32(candQuestions, [1, C]),
@@ -142,7 +169,8 @@ export async function createOrtAktBackend(ort: Ort, graphs: AktGraphs, execution
  * multiple of 128 KiB so that caches of neighbouring lengths share buffers.
  */
 class BufferPool {
-  static readonly MAX_PER_SIZE = 4;
+  /** Two caches' tensors (six each for the shipped model): the newest cache and the one it was appended to. */
+  static readonly MAX_PER_SIZE = 16;
   readonly #free = new Map<number, ArrayBuffer[]>();
 
   /** A buffer of at least `floats` float32 values. */
