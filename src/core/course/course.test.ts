@@ -191,11 +191,35 @@ describe('figures', () => {
 });
 
 describe('the item bank over all 110 skills', () => {
+  it('reuses a bank built for the same course and seed, frozen, and depends on the seed alone (not on draws from the rng)', () => {
+    const spec = { skills: [68, 70, 86, 87, 44], itemsPerLevel: 6, probesPerSkill: 4 };
+    const a = buildItemBank(spec, new Rng(11));
+    expect(buildItemBank({ ...spec, skills: [...spec.skills] }, new Rng(11))).toBe(a);
+    expect(buildItemBank(spec, new Rng(12))).not.toBe(a);
+    expect(buildItemBank({ ...spec, probesPerSkill: 5 }, new Rng(11))).not.toBe(a);
+    // What the cache returns is what a fresh build gives, even from an rng already drawn from.
+    const used = new Rng(11);
+    used.next();
+    used.int(1, 9);
+    const fresh = buildItemBank(spec, used, { cache: false });
+    expect(fresh.hash).toBe(a.hash);
+    expect(JSON.stringify([fresh.items, fresh.probes])).toBe(JSON.stringify([a.items, a.probes]));
+    // Nobody can change a bank another run holds.
+    const it0 = a.items[0]!;
+    expect(() => {
+      (it0 as { id: string }).id = 'changed';
+    }).toThrow(TypeError);
+    expect(() => (a.items as unknown as unknown[]).push(it0)).toThrow(TypeError);
+    expect(() => (a.practice(68, 1) as unknown as unknown[]).pop()).toThrow(TypeError);
+    expect(a.get(it0.id)).toBe(it0);
+  });
+
   it('builds deterministically, links items to real questions, and holds probes out of practice', () => {
     const skills = allSkills().map((s) => s.id);
     const spec = { skills, itemsPerLevel: 4, probesPerSkill: 3 };
-    const a = buildItemBank(spec, new Rng(7));
-    const b = buildItemBank(spec, new Rng(7));
+    const a = buildItemBank(spec, new Rng(7), { cache: false });
+    const b = buildItemBank(spec, new Rng(7), { cache: false });
+    expect(a).not.toBe(b);
     expect(a.hash).toBe(b.hash);
     expect(a.items).toHaveLength(110 * 3 * 4);
     expect(a.probes).toHaveLength(110 * 3);

@@ -52,8 +52,46 @@ function generateValid(skill: number, level: Level, rng: Rng, avoid: Set<string>
   throw new SimError('ITEM_BANK', `skill ${skill} level ${level}: no valid new item in ${MAX_TRIES} tries (last problems: ${last.join('; ')})`);
 }
 
-/** Builds the practice bank and the held-out probe set for a course, deterministically from the rng. */
-export function buildItemBank(spec: ItemBankSpec, rng: Rng): ItemBank {
+/**
+ * Banks built in this process, by spec and stream seed, most recently used last. A bank is a pure
+ * function of the spec and `rng.seed` (buildBank only forks `rng`, never draws from it, and forks
+ * depend on the seed alone), so a run with the same course and seed as an earlier one (every run
+ * of a sweep's seed: the library's 55 scenarios share their course) reuses it: building one costs
+ * tens of milliseconds, a good part of a short AKT run. Banks are frozen, so no run can change
+ * one that another run holds. A Map in insertion order is the whole LRU; a library would add nothing.
+ */
+const BANKS = new Map<string, ItemBank>();
+const MAX_BANKS = 8;
+
+/**
+ * Builds the practice bank and the held-out probe set for a course, deterministically from the
+ * rng's seed; `{ cache: false }` builds it afresh (the tests check that both give the same bank).
+ */
+export function buildItemBank(spec: ItemBankSpec, rng: Rng, o: { cache?: boolean } = {}): ItemBank {
+  if (o.cache === false) return buildBank(spec, rng);
+  const key = JSON.stringify([rng.seed, spec.skills, spec.itemsPerLevel, spec.probesPerSkill]);
+  const hit = BANKS.get(key);
+  if (hit) {
+    BANKS.delete(key);
+    BANKS.set(key, hit);
+    return hit;
+  }
+  const bank = buildBank(spec, rng);
+  BANKS.set(key, bank);
+  if (BANKS.size > MAX_BANKS) BANKS.delete(BANKS.keys().next().value!);
+  return bank;
+}
+
+/** Freezes an item and every object or array in it. */
+function deepFreeze<T>(x: T): T {
+  if (x && typeof x === 'object' && !Object.isFrozen(x)) {
+    Object.freeze(x);
+    for (const v of Object.values(x)) deepFreeze(v);
+  }
+  return x;
+}
+
+function buildBank(spec: ItemBankSpec, rng: Rng): ItemBank {
   const items: Item[] = [];
   const probes: Item[] = [];
   const bySkillLevel = new Map<string, Item[]>();
@@ -85,11 +123,14 @@ export function buildItemBank(spec: ItemBankSpec, rng: Rng): ItemBank {
   }
   const byId = new Map([...items, ...probes].map((it) => [it.id, it]));
   const hash = hashString(JSON.stringify([items, probes])).toString(16).padStart(8, '0');
-  return {
+  deepFreeze(items);
+  deepFreeze(probes);
+  for (const list of bySkillLevel.values()) Object.freeze(list);
+  return Object.freeze({
     hash,
     items,
     probes,
-    get: (id) => byId.get(id),
-    practice: (skill, level) => bySkillLevel.get(`${skill}:${level}`) ?? [],
-  };
+    get: (id: string) => byId.get(id),
+    practice: (skill: number, level: Level) => bySkillLevel.get(`${skill}:${level}`) ?? [],
+  });
 }
