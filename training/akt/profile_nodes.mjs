@@ -6,7 +6,8 @@
 //        [--wall-only]
 //
 // The step: append one row to a cached history of `length - 1` rows, then read out the belief over
-// C candidates at `length` rows: C = n_skills (the whole belief map) and C = 5 (a course's skills).
+// C candidates at `length` rows: C = n_skills (the whole belief map) and C = 5 (a course's skills);
+// and the encoding of `length - 15` rows (a window just after it slid: once every 16 answers).
 // The cache fed to the graphs is encode's output for a seeded synthetic history (no learner data).
 // For each graph the profile covers `runs` runs after `warmup` unprofiled-in-the-total runs; the
 // table gives per op type the nodes per run, the sum of its nodes' median µs and the share of
@@ -73,7 +74,10 @@ function rng(seed) {
   };
 }
 
-/** Inputs of the step's graphs for model dir `dir`: { append, readout_all, readout_5 }. */
+/**
+ * Inputs of the step's graphs for model dir `dir`: { append, readout_all, readout_5, encode }
+ * (encode: the window after a slide, `length` - 15 rows).
+ */
 async function stepInputs(ort, runtime, dir, length) {
   const meta = JSON.parse(readFileSync(join(dir, 'meta.json'), 'utf8'));
   const r = rng(12345);
@@ -105,6 +109,7 @@ async function stepInputs(ort, runtime, dir, length) {
       append: { graph: 'append', feeds: { ...cacheOf(prev, 'append'), skill: one(skills[n - 1]), question: one(questions[n - 1]), response: one(responses[n - 1]) } },
       readout_all: { graph: 'readout', feeds: cands(meta.n_skills) },
       readout_5: { graph: 'readout', feeds: cands(5) },
+      encode: { graph: 'encode', feeds: { skills: t(skills, n - 15), questions: t(questions, n - 15), responses: t(responses, n - 15) } },
     },
   };
 }
@@ -141,8 +146,8 @@ async function wallTimes(runtime, dirList, length, runs, warmup) {
   for (const dir of dirList) {
     const { meta, feeds } = await stepInputs(ort, runtime, dir, length);
     const sessions = {};
-    for (const g of ['append', 'readout']) sessions[g] = await ort.InferenceSession.create(readFileSync(join(dir, meta.graphs[g].file)), sessionOptions(runtime));
-    sets.push({ dir, feeds, sessions });
+    for (const g of ['append', 'readout', 'encode']) sessions[g] = await ort.InferenceSession.create(readFileSync(join(dir, meta.graphs[g].file)), sessionOptions(runtime));
+    sets.push({ dir, feeds, sessions, heads: meta.hyperparameters.n_heads });
   }
   const median = (a) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
   const out = Object.fromEntries(dirList.map((d) => [d, {}]));
@@ -165,10 +170,30 @@ async function wallTimes(runtime, dirList, length, runs, warmup) {
     for (const st of sets) {
       const c = st.feeds[name];
       const res = await st.sessions[c.graph].run(c.feeds);
-      out[st.dir][name].outputs = Object.fromEntries(Object.entries(res).map(([k, v]) => [k, Array.from(v.data)]));
+      out[st.dir][name].outputs = name === 'encode' ? perHead(res, st.heads) : Object.fromEntries(Object.entries(res).map(([k, v]) => [k, Array.from(v.data)]));
     }
   }
   return { byDir: out, ratios };
+}
+
+/**
+ * encode's outputs as format 2 names them (cache_i, ke_i, per head [1, H, L, d_k]), from either
+ * format (format 1: the stacked `cache` / `ke_cache` [1, S, L, d], split here), so that two model
+ * directories of different formats can be compared value by value.
+ */
+function perHead(res, H) {
+  if (!res.cache) return Object.fromEntries(Object.entries(res).map(([k, v]) => [k, Array.from(v.data)]));
+  const out = {};
+  for (const [name, t] of [['cache', res.cache], ['ke', res.ke_cache]]) {
+    const [, S, L, d] = t.dims;
+    const dk = d / H;
+    for (let i = 0; i < S; i++) {
+      const a = new Array(H * L * dk);
+      for (let l = 0; l < L; l++) for (let h = 0; h < H; h++) for (let k = 0; k < dk; k++) a[(h * L + l) * dk + k] = t.data[(i * L + l) * d + h * dk + k];
+      out[`${name}_${i}`] = a;
+    }
+  }
+  return out;
 }
 
 // ----------------------------------------------------------------------------- aggregation
@@ -215,8 +240,10 @@ function aggregate(events, runs, warmup) {
 // ----------------------------------------------------------------------------- child mode
 if (args[0] === '--child') {
   const [, runtime, dir, caseName, length, runs, warmup, mode] = args;
-  if (mode === 'wall') {
-    process.stdout.write(`RESULT ${JSON.stringify(await wallTimes(runtime, dir.split('\n'), +length, +runs, +warmup))}\n`);
+  if (mode.startsWith('wall:')) {
+    // To a file, not stdout: onnxruntime-web writes to stdout from inside the wasm module, which can
+    // land in the middle of a long line (the encode case's outputs are megabytes of JSON).
+    writeFileSync(mode.slice(5), JSON.stringify(await wallTimes(runtime, dir.split('\n'), +length, +runs, +warmup)));
   } else {
     await profileCase(runtime, dir, caseName, +length, +runs, +warmup);
   }
@@ -260,7 +287,7 @@ const report = { length, runs, warmup, dirs, results: {} };
 const wallOnly = args.includes('--wall-only');
 for (const runtime of runtimes) {
   report.results[runtime] = {};
-  for (const caseName of wallOnly ? [] : ['append', 'readout_all', 'readout_5']) {
+  for (const caseName of wallOnly ? [] : ['append', 'readout_all', 'readout_5', 'encode']) {
     const per = dirs.map((dir) => {
       const events = runtime === 'web' ? profileEvents(runtime, dir, caseName) : null;
       return events;
@@ -271,7 +298,7 @@ for (const runtime of runtimes) {
       const agg = aggregate(events, runs, warmup);
       (report.results[runtime] ??= {})[caseName] ??= {};
       report.results[runtime][caseName][dirs[i]] = agg;
-      const label = caseName === 'append' ? `append 1 row to ${length - 1}` : `readout C=${caseName === 'readout_5' ? 5 : 'n_skills'} at L=${length}`;
+      const label = caseName === 'append' ? `append 1 row to ${length - 1}` : caseName === 'encode' ? `encode ${length - 15} rows` : `readout C=${caseName === 'readout_5' ? 5 : 'n_skills'} at L=${length}`;
       console.log(`\n== ${runtime} (1 thread) · ${label} · ${dirs[i]}`);
       console.log(`   kernel time ${agg.kernel_us.toFixed(1)} µs (sum of per-node medians), model_run median ${agg.model_run_median_us.toFixed(1)} µs, ${agg.nodes_per_run} nodes/run (${runs} runs after ${warmup})`);
       console.log(`   ${pad('op type', 22)}${lpad('nodes', 6)}${lpad('µs', 10)}${lpad('share', 8)}`);
@@ -281,7 +308,15 @@ for (const runtime of runtimes) {
     }
   }
   const wall = runtime === 'web'
-    ? JSON.parse(child('web', dirs.join('\n'), '-', 'wall').split('\n').find((l) => l.startsWith('RESULT ')).slice(7))
+    ? (() => {
+        const tmp = mkdtempSync(join(tmpdir(), 'akt-wall-'));
+        try {
+          child('web', dirs.join('\n'), '-', `wall:${join(tmp, 'wall.json')}`);
+          return JSON.parse(readFileSync(join(tmp, 'wall.json'), 'utf8'));
+        } finally {
+          rmSync(tmp, { recursive: true, force: true });
+        }
+      })()
     : await wallTimes('node', dirs, length, runs, warmup);
   report.results[runtime].wall = wall.byDir;
   for (const dir of dirs) {

@@ -6,9 +6,9 @@
  */
 import { describe, expect, it, beforeAll } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { loadNodeAkt } from './akt';
+import { importOrt, loadNodeAkt } from './akt';
 import type { AktTracer } from '../../core/learner/kt/akt';
-import type { OrtAktBackend } from '../ort/akt-backend';
+import { createOrtAktBackend, type OrtAktBackend } from '../ort/akt-backend';
 import { loadPersonaSeeds, masteryQueries, unpackHistory, type Interaction } from '../../core/index';
 
 interface FullCase { name: string; lengths: number[]; skills: number[][]; questions: number[][]; responses: number[][]; p_correct: number[][] }
@@ -228,5 +228,15 @@ describe('AKT (ONNX, Node wasm)', () => {
 
   it('says what is missing when the model cannot be loaded', async () => {
     await expect(loadNodeAkt('/nonexistent/akt', false, 'wasm')).rejects.toThrow(/cannot load the AKT model: \/nonexistent\/akt\/meta\.json/);
+  });
+
+  it('refuses graphs whose encode does not give the per-head cache of format 2, saying what to run', async () => {
+    const dir = new URL('../../../public/models/akt/', import.meta.url);
+    const read = (f: string) => new Uint8Array(readFileSync(new URL(f, dir)));
+    const ort = await importOrt('wasm');
+    // A graph with other outputs in encode's place (the readout's p_correct, as a stacked `cache` of format 1 would be).
+    await expect(createOrtAktBackend(ort, { encode: read('akt_readout.onnx'), readout: read('akt_readout.onnx') }, ['wasm'])).rejects.toThrow(
+      /encode graph's outputs \(p_correct\) are not the per-head cache of format educlaw-akt-onnx\/2.*export_onnx\.py --update-graphs/,
+    );
   });
 });

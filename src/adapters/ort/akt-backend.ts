@@ -53,11 +53,16 @@ export async function createOrtAktBackend(ort: Ort, graphs: AktGraphs, execution
   // The cache layout: encode's outputs are the cache tensors; the readout and append read the ones
   // they name. A model of format 1 (one stacked `cache` tensor) is refused with what to do.
   const cacheNames = enc.outputNames.filter((n) => CACHE_NAME.test(n));
-  if (cacheNames.length !== enc.outputNames.length || cacheNames.length === 0)
-    throw new Error(`the AKT encode graph's outputs (${enc.outputNames.join(', ')}) are not the per-head cache of format educlaw-akt-onnx/2 (cache_0.., ke_0..): re-export the model (training/akt/export_onnx.py --update-graphs)`);
   const readNames = read.inputNames.filter((n) => CACHE_NAME.test(n));
   const appNames = app ? app.inputNames.filter((n) => CACHE_NAME.test(n)) : [];
-  for (const n of [...readNames, ...appNames]) if (!cacheNames.includes(n)) throw new Error(`the AKT graphs disagree: "${n}" is an input but not an output of encode`);
+  const wrong =
+    cacheNames.length !== enc.outputNames.length || cacheNames.length === 0
+      ? `the AKT encode graph's outputs (${enc.outputNames.join(', ')}) are not the per-head cache of format educlaw-akt-onnx/2 (cache_0.., ke_0..): re-export the model (training/akt/export_onnx.py --update-graphs)`
+      : [...readNames, ...appNames].filter((n) => !cacheNames.includes(n)).map((n) => `the AKT graphs disagree: "${n}" is an input but not an output of encode`)[0];
+  if (wrong) {
+    await Promise.all([enc.release(), read.release(), full?.release(), app?.release()]);
+    throw new Error(wrong);
+  }
   const feedsOf = (c: OrtCache, names: readonly string[]) => Object.fromEntries(names.map((n) => [n, c.tensors[n]!]));
   // onnxruntime-web's wasm backend cannot run sessions concurrently (overlapping runs fail with
   // "Reading data from non-tensor typed value"), so every run waits for the one before it.
