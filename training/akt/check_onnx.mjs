@@ -89,13 +89,24 @@ async function append(enc, s, q, r) {
   }
   return next;
 }
-async function readout(enc, histLen, candSkills, candQuestions) {
-  const out = await sessions.readout.run({
-    ...pick(enc, 'readout'),
-    hist_len: new ort.Tensor('int32', Int32Array.from(histLen), [histLen.length]),
-    cand_skills: i32(candSkills),
-    cand_questions: i32(candQuestions),
-  });
+// The readout reads one history whose every cached row is real (no padding, no hist_len; an empty
+// history is cache tensors of length 0): a padded batch of the fixture is read row by row, each
+// row's history encoded alone. Returns { data, dims } like a tensor of the batch's predictions.
+async function readout(skills, questions, responses, histLen, candSkills, candQuestions) {
+  const C = candSkills[0].length;
+  const data = new Float32Array(histLen.length * C);
+  for (let b = 0; b < histLen.length; b++) {
+    const n = histLen[b];
+    const enc = n > 0 ? await encode([skills[b].slice(0, n)], [questions[b].slice(0, n)], [responses[b].slice(0, n)]) : null;
+    const p = await readoutOf(enc, [candSkills[b]], [candQuestions[b]]);
+    data.set(p.data, b * C);
+  }
+  return { data, dims: [histLen.length, C] };
+}
+// One readout over an encoding (null: the empty history).
+async function readoutOf(enc, candSkills, candQuestions) {
+  const cache = enc ? pick(enc, 'readout') : Object.fromEntries(sessions.readout.inputNames.filter(isCache).map((n) => [n, new ort.Tensor('float32', new Float32Array(0), [1, meta.hyperparameters.n_heads, 0, meta.hyperparameters.d_model / meta.hyperparameters.n_heads])]));
+  const out = await sessions.readout.run({ ...cache, cand_skills: i32(candSkills), cand_questions: i32(candQuestions) });
   return out.p_correct;
 }
 const cacheDiff = (a, b) => Math.max(...Object.keys(a).filter(isCache).map((n) => maxAbs(a[n].data, b[n].data)));
@@ -121,8 +132,7 @@ for (const c of fx.full) {
 
 // 2-4. encode + readout
 for (const c of fx.readout) {
-  const cache = await encode(c.skills, c.questions, c.responses);
-  const p = await readout(cache, c.hist_len, c.cand_skills, c.cand_questions);
+  const p = await readout(c.skills, c.questions, c.responses, c.hist_len, c.cand_skills, c.cand_questions);
   const d2 = maxAbs(p.data, flat(c.p_readout));
   check(`readout/${c.name} ORT vs torch [${p.dims}]`, d2, d2 <= tol);
   const C = c.cand_skills[0].length;
@@ -153,7 +163,7 @@ for (const c of fx.readout) {
   const ref = await encode(c.skills, c.questions, c.responses);
   const dc = cacheDiff(enc, ref);
   check(`append/window ${L - n0} appends vs encode of ${L} rows (every cache tensor; both ORT)`, dc, dc <= tol);
-  const p = await readout(enc, c.hist_len, c.cand_skills, c.cand_questions);
+  const p = await readoutOf(enc, c.cand_skills, c.cand_questions);
   const dp = maxAbs(p.data, flat(c.p_readout));
   check(`append/window readout after appends (ORT) vs readout (torch) [${p.dims}]`, dp, dp <= tol);
 }
@@ -176,10 +186,10 @@ if (benchRuns > 0) {
   const L = c.skills[0].length;
   const C = c.cand_skills[0].length;
   const tEnc = await time(() => encode(c.skills, c.questions, c.responses));
-  const tRead = await time(() => readout(cache, c.hist_len, c.cand_skills, c.cand_questions));
+  const tRead = await time(() => readoutOf(cache, c.cand_skills, c.cand_questions));
   const one = [[c.cand_skills[0][0]]];
   const oneQ = [[c.cand_questions[0][0]]];
-  const tRead1 = await time(() => readout(cache, c.hist_len, one, oneQ));
+  const tRead1 = await time(() => readoutOf(cache, one, oneQ));
   const encPrev = await encode(c.skills.map((a) => a.slice(0, L - 1)), c.questions.map((a) => a.slice(0, L - 1)), c.responses.map((a) => a.slice(0, L - 1)));
   const tAppend = await time(() => append(encPrev, c.skills[0][L - 1], c.questions[0][L - 1], c.responses[0][L - 1]));
   const s = [[...c.skills[0], 1]];

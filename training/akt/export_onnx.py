@@ -107,7 +107,10 @@ def check_fast_graphs(m: AKT, tol: float = 1e-5) -> None:
         heads = cache_heads(m, cache, ke)
         n4 = 4 * m.n_blocks
         d_enc = max((a - b).abs().max().item() for a, b in zip(heads, FastEncode(m)(s, q, r)))
-        d_read = (torch.sigmoid(m.readout(cache, hl, cs, cq)) - FastReadout(m)(*heads[:n4], hl, cs, cq)).abs().max().item()
+        # The exported readout takes one unpadded history at a time (length 0 for the empty one).
+        ref_read = torch.sigmoid(m.readout(cache, hl, cs, cq))
+        d_read = max((ref_read[b] - FastReadout(m)(*(t[b:b + 1, :, :int(hl[b])] for t in heads[:n4]), cs[b:b + 1], cq[b:b + 1])[0]).abs().max().item()
+                     for b in range(B))
         ref = m.append(cache[:1], ke[:1], s[:1, :1], q[:1, :1], r[:1, :1])
         fast = FastAppend(m)(*(t[:1] for t in heads[:n4 - 2] + heads[n4:]), s[:1, :1], q[:1, :1], r[:1, :1])
         d_app = max((a - b).abs().max().item() for a, b in zip(ref, fast))
@@ -142,8 +145,8 @@ def export_all(m: AKT, out_dir: str, reference_graphs: bool = False) -> dict:
                    {"skills": seq_axes, "questions": seq_axes, "responses": seq_axes, **{k: per_head for k in names + ke_names}}),
         "append": (FastAppend(m), (*(t[:1].contiguous() for t in heads[:n4 - 2] + heads[n4:]), one(s), one(q), one(r)),
                    names[:-2] + ke_names + ["skill", "question", "response"], ["cache_row", "ke_row"], {k: {2: "length"} for k in names[:-2] + ke_names}),
-        "readout": (FastReadout(m), (*heads[:n4], hl, cs, cq), names + ["hist_len", "cand_skills", "cand_questions"], ["p_correct"],
-                    {**{k: per_head for k in names}, "hist_len": {0: "batch"},
+        "readout": (FastReadout(m), (*heads[:n4], cs, cq), names + ["cand_skills", "cand_questions"], ["p_correct"],
+                    {**{k: per_head for k in names},
                      "cand_skills": {0: "batch", 1: "candidates"}, "cand_questions": {0: "batch", 1: "candidates"},
                      "p_correct": {0: "batch", 1: "candidates"}}),
     }
@@ -247,8 +250,16 @@ def graphs_meta(info: dict, cfg: dict, reference_graphs: bool) -> dict:
         "append": {**info["append"], "purpose": app_purpose + (f"; the last block's retriever keys and values (cache_{4 * nb - 2}, cache_{4 * nb - 1}) are not inputs: "
                                                                "nothing in the new row reads them"),
                    "inputs": [{**c, "shape": [1, h, "length", dk]} for c in caches[:4 * nb - 2] + kes] + row_in, "outputs": rows_out},
-        "readout": {**info["readout"], "purpose": read_purpose, "inputs": caches + cand_in, "outputs": readout_out},
+        "readout": {**info["readout"], "purpose": read_purpose + "; every cached row is a real history row (no padding, no hist_len); "
+                                                                "an empty history is cache tensors of length 0",
+                    "inputs": caches + cand_in[1:], "outputs": readout_out},
     }
+
+
+def empty_history_rule(reference_graphs: bool) -> str:
+    if reference_graphs:
+        return "pass one padding row (skills=questions=responses=0, L=1) to encode and hist_len=0 to readout"
+    return "readout: cache tensors of length 0 ([1, H, 0, d_k]); nothing to encode"
 
 
 def update_graphs(m: AKT, ck: dict, args) -> None:
@@ -270,6 +281,7 @@ def update_graphs(m: AKT, ck: dict, args) -> None:
     info = export_all(m, args.out, args.reference_graphs)
     meta["format"] = "educlaw-akt-onnx/1" if args.reference_graphs else FORMAT
     meta["graphs"] = graphs_meta(info, cfg, args.reference_graphs)
+    meta["context_window"]["empty_history"] = empty_history_rule(args.reference_graphs)
     meta["graphs_exported"] = datetime.datetime.utcnow().strftime("%Y-%m-%dT%H:%M:%SZ")
     meta["torch"] = torch.__version__
     with open(path, "w") as f:
@@ -414,7 +426,7 @@ def main():
                     f"inside the training length seqlen={seqlen} (training pieces are at most {seqlen} rows, positions 0..{seqlen - 1}). "
                     "The app's tracer drops old rows in blocks of 16 (a window keeps the most recent max_history - 15 .. max_history rows), "
                     "so that most new answers are one append (src/core/learner/kt/akt.ts)",
-            "empty_history": "pass one padding row (skills=questions=responses=0, L=1) to encode and hist_len=0 to readout",
+            "empty_history": empty_history_rule(args.reference_graphs),
         },
         "graphs": graphs_meta(info, cfg, args.reference_graphs),
         "belief_map": "per-skill belief = readout with cand_skills = 1..n_skills and cand_questions = 0 (one call, C = n_skills)",

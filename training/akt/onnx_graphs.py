@@ -6,16 +6,15 @@ uses this file; nothing here is trained.
 
 What differs from the reference, and why each is the same function up to float rounding:
 
-* **Masks are per key, not per (candidate, key).**  The readout's additive mask and distances are
-  [B, 1, 1, keys] tensors that broadcast over heads and candidates; the reference builds them at
-  [B, 1, C, keys] with Expand + Concat.  The values are the same.
-* **No multiplication by the mask after the last softmax.**  A masked key gets the additive fill
-  -1e9, so its exp underflows to exactly 0 whenever the row has an allowed key; multiplying by the
-  mask then changes nothing.  Rows with no allowed key are: none in the readout's question layer (the
-  candidate itself is always allowed) and none in append (every key is allowed); in the readout's
-  retriever the only such row is an empty history (hist_len = 0), where the reference's attention is
-  all zeros, so its output p @ V is 0: here the [B, H, C, d_k] output is multiplied by (hist_len > 0)
-  instead of the [B, H, C, keys] weights.  Same numbers, exactly.
+* **The readout has no masks and no hist_len.**  The reference's readout takes right-padded
+  histories and masks the padding; the exported one reads a history whose every cached row is
+  real, so every key is allowed (the fill 0, the mask 1: adding / multiplying them is the
+  identity; -0 + 0 is +0, the same under exp), and an empty history is cache tensors of length 0
+  (not a padding row): its question layer then attends to the candidate alone, as the masked
+  reference does, and its retriever averages over no keys, which is the 0 that the reference's
+  fully masked row gives.  onnxruntime-node and -web give the same bits as the masked graph did
+  (the empty history included).  The cost: no right-padded batches (a batch's histories must
+  have one length).
 * **Append has no masks at all.**  Its single new row may attend every key (the question and
   knowledge layers include the row itself, the retriever sees the L earlier rows), so the fill is 0
   and the mask is 1 everywhere: adding / multiplying them is the identity.
@@ -108,19 +107,18 @@ def _theta(gammas: torch.Tensor) -> torch.Tensor:
     return -F.softplus(gammas).unsqueeze(0)  # [1, H, 1, 1]
 
 
-def monotonic_probs_keys(scores: torch.Tensor, fill: torch.Tensor, decay_t: torch.Tensor) -> torch.Tensor:
-    """Monotonic attention weights for many query rows (the readout's candidates).
+def monotonic_probs_keys(scores: torch.Tensor, decay_t: torch.Tensor) -> torch.Tensor:
+    """Monotonic attention weights for many query rows (the readout's candidates), every key
+    allowed (see the module docstring).
 
     scores  [B, H, C, K] raw q.k / sqrt(d_k)
-    fill    [B, 1, 1, K] 0 where the key is allowed, NEG_FILL where masked
     decay_t [B, H, K, 1] theta * sqrt(|i - j|) per key (theta = -softplus(gamma) per head)
-    Returns softmax(scores * clamp(exp(decay * sqrt(mass after key)), 1e-5) + fill) without the
-    final mask multiplication (see the module docstring for when that is exact)."""
+    Returns softmax(scores * clamp(exp(decay * sqrt(mass after key)), 1e-5))."""
     with torch.no_grad():
-        p_t = torch.softmax(scores + fill, dim=-1).transpose(-1, -2)  # [B, H, K, C]
+        p_t = torch.softmax(scores, dim=-1).transpose(-1, -2)  # [B, H, K, C]
         dist_t = torch.sqrt(_MassAfterKeysAxis.apply(p_t)) * decay_t
     total_effect = torch.clamp(torch.exp(dist_t), min=1e-5).transpose(-1, -2)  # [B, H, C, K]
-    return torch.softmax(scores * total_effect + fill, dim=-1)
+    return torch.softmax(scores * total_effect, dim=-1)
 
 
 def cache_heads(m: AKT, cache: torch.Tensor, ke: torch.Tensor) -> Tuple[torch.Tensor, ...]:
@@ -196,8 +194,10 @@ class FastEncode(nn.Module):
 
 class FastReadout(nn.Module):
     """sigmoid(AKT.readout(cache, hist_len, cand_skills, cand_questions)) over the per-head cache
-    (cache_heads), see the module docstring: forward(cache_0, .., cache_{4N-1}, hist_len,
-    cand_skills, cand_questions)."""
+    (cache_heads) of a history whose every row is real, see the module docstring:
+    forward(cache_0, .., cache_{4N-1}, cand_skills, cand_questions).  No masks and no hist_len: an
+    empty history is cache tensors of length 0 (its retriever then averages over no keys, which
+    is 0, the reference's zeroed output; its question layer sees the candidate alone)."""
 
     def __init__(self, m: AKT):
         super().__init__()
@@ -206,20 +206,14 @@ class FastReadout(nn.Module):
     def forward(self, *inputs):
         m = self.m
         n4 = 4 * m.n_blocks
-        heads, (hist_len, cand_skills, cand_questions) = inputs[:n4], inputs[n4:]
+        heads, (cand_skills, cand_questions) = inputs[:n4], inputs[n4:]
         xc, u = m.question_embedding(cand_skills, cand_questions)  # [B, C, d], [B, C, 1]
         L = heads[0].size(2)
-        n = hist_len.to(torch.float32).view(-1, 1, 1, 1)  # [B, 1, 1, 1]
-        pos = torch.arange(L, dtype=torch.float32, device=heads[0].device).view(1, 1, 1, L)
-        valid = (pos < n).to(torch.float32)  # [B, 1, 1, L]
-        fill_hist = (valid - 1.0) * (-NEG_FILL)  # 0 / NEG_FILL, as in akt_model.monotonic_probs
-        pe_hist = torch.abs(n - pos)  # [B, 1, 1, L]
-        zero = torch.zeros_like(n)
-        fill_self = torch.cat([fill_hist, zero], dim=-1)  # the candidate itself: allowed, distance 0
-        pe_self = torch.cat([pe_hist, zero], dim=-1)  # [B, 1, 1, L + 1]
-        has_hist = (n > 0).to(torch.float32)  # [B, 1, 1, 1]
-        root_self = torch.sqrt(pe_self).transpose(-1, -2)  # [B, 1, L + 1, 1]
-        root_hist = torch.sqrt(pe_hist).transpose(-1, -2)  # [B, 1, L, 1]
+        pos = torch.arange(L, dtype=torch.float32, device=heads[0].device)
+        pe_hist = (L - pos).view(1, 1, 1, L)  # |L - j|: the candidate sits at position L
+        pe_self = torch.cat([pe_hist, torch.zeros(1, 1, 1, 1)], dim=-1)  # the candidate itself: distance 0
+        root_self = torch.sqrt(pe_self).transpose(-1, -2)  # [1, 1, L + 1, 1]
+        root_hist = torch.sqrt(pe_hist).transpose(-1, -2)  # [1, 1, L, 1]
         for k, (qa, ret) in enumerate(zip(m.question_layers, m.retriever_layers)):
             a = qa.attn
             KA, VA = heads[4 * k], heads[4 * k + 1]
@@ -231,15 +225,15 @@ class FastReadout(nn.Module):
             s_hist = torch.matmul(qc, KA.transpose(-2, -1)) / math.sqrt(a.d_k)
             s_self = torch.sum(qc * qc, dim=-1, keepdim=True) / math.sqrt(a.d_k)
             scores = torch.cat([s_hist, s_self], dim=-1)
-            p = monotonic_probs_keys(scores, fill_self, root_self * _theta(a.gammas).transpose(-1, -2))
+            p = monotonic_probs_keys(scores, root_self * _theta(a.gammas).transpose(-1, -2))
             o = torch.matmul(p[..., :L], VA) + p[..., L:] * vc
             xc = qa.post(xc, a.out_proj(_merge(a, o)))
             r = ret.attn
             KR, VR = heads[4 * k + 2], heads[4 * k + 3]
             qr = _split(r, r.k_linear(xc))
             scores = torch.matmul(qr, KR.transpose(-2, -1)) / math.sqrt(r.d_k)
-            p = monotonic_probs_keys(scores, fill_hist, root_hist * _theta(r.gammas).transpose(-1, -2))
-            xc = ret.post(xc, r.out_proj(_merge(r, torch.matmul(p, VR) * has_hist)))
+            p = monotonic_probs_keys(scores, root_hist * _theta(r.gammas).transpose(-1, -2))
+            xc = ret.post(xc, r.out_proj(_merge(r, torch.matmul(p, VR))))
         first = m.out[0]
         d = m.d_model
         pre = F.linear(xc, first.weight[:, :d]) + m._linear_of_candidates(first, cand_skills, u, first.weight[:, d:], first.bias)

@@ -97,9 +97,11 @@ async function stepInputs(ort, runtime, dir, length) {
   const cacheOf = (out, graph) => (meta.format === 'educlaw-akt-onnx/1'
     ? (graph === 'append' ? { cache: out.cache, ke_cache: out.ke_cache } : { cache: out.cache })
     : Object.fromEntries(meta.graphs[graph].inputs.filter((x) => /^(cache|ke)_\d+$/.test(x.name)).map((x) => [x.name, out[x.name]])));
+  // hist_len only where the readout still takes it (format 1, and format 2 before the readout dropped its masks).
+  const histLen = meta.graphs.readout.inputs.some((x) => x.name === 'hist_len') ? { hist_len: new ort.Tensor('int32', Int32Array.of(n), [1]) } : {};
   const cands = (C) => ({
     ...cacheOf(cur, 'readout'),
-    hist_len: new ort.Tensor('int32', Int32Array.of(n), [1]),
+    ...histLen,
     cand_skills: new ort.Tensor('int32', Int32Array.from({ length: C }, (_, k) => 1 + (k * 7) % meta.n_skills), [1, C]),
     cand_questions: new ort.Tensor('int32', new Int32Array(C), [1, C]),
   });

@@ -230,6 +230,17 @@ describe('AKT (ONNX, Node wasm)', () => {
     await expect(loadNodeAkt('/nonexistent/akt', false, 'wasm')).rejects.toThrow(/cannot load the AKT model: \/nonexistent\/akt\/meta\.json/);
   });
 
+  it('reads every cached row: a history shorter than its cache is refused, the empty one is read as no rows', async () => {
+    const cache = await backend.encode(Int32Array.of(5, 9, 5), Int32Array.of(0, 0, 0), Int32Array.of(1, 1, 0));
+    const cs = Int32Array.of(5, 9);
+    const cq = new Int32Array(2);
+    await expect(backend.readout(cache, 2, cs, cq)).rejects.toThrow(/a history of 2 rows over a cache of 3; the readout reads every cached row/);
+    expect((await backend.readout(cache, 3, cs, cq)).length).toBe(2);
+    // The empty history: encode's padding row is not read (the same numbers as the tracer's empty history).
+    const empty = await backend.readout(await backend.encode(Int32Array.of(0), Int32Array.of(0), Int32Array.of(0)), 0, cs, cq);
+    expect(Array.from(empty)).toEqual(await tracer.predict([], [{ skill: 5, question: 0, level: 0 }, { skill: 9, question: 0, level: 0 }]));
+  });
+
   it('refuses graphs whose encode does not give the per-head cache of format 2, saying what to run', async () => {
     const dir = new URL('../../../public/models/akt/', import.meta.url);
     const read = (f: string) => new Uint8Array(readFileSync(new URL(f, dir)));

@@ -55,15 +55,21 @@ export async function createOrtAktBackend(ort: Ort, graphs: AktGraphs, execution
   const cacheNames = enc.outputNames.filter((n) => CACHE_NAME.test(n));
   const readNames = read.inputNames.filter((n) => CACHE_NAME.test(n));
   const appNames = app ? app.inputNames.filter((n) => CACHE_NAME.test(n)) : [];
+  const reexport = 're-export the model (training/akt/export_onnx.py --update-graphs)';
   const wrong =
     cacheNames.length !== enc.outputNames.length || cacheNames.length === 0
-      ? `the AKT encode graph's outputs (${enc.outputNames.join(', ')}) are not the per-head cache of format educlaw-akt-onnx/2 (cache_0.., ke_0..): re-export the model (training/akt/export_onnx.py --update-graphs)`
-      : [...readNames, ...appNames].filter((n) => !cacheNames.includes(n)).map((n) => `the AKT graphs disagree: "${n}" is an input but not an output of encode`)[0];
+      ? `the AKT encode graph's outputs (${enc.outputNames.join(', ')}) are not the per-head cache of format educlaw-akt-onnx/2 (cache_0.., ke_0..): ${reexport}`
+      : read.inputNames.includes('hist_len')
+        ? `the AKT readout graph takes hist_len (a padded history, exported before the readout read every cached row): ${reexport}`
+        : [...readNames, ...appNames].filter((n) => !cacheNames.includes(n)).map((n) => `the AKT graphs disagree: "${n}" is an input but not an output of encode`)[0];
   if (wrong) {
     await Promise.all([enc.release(), read.release(), full?.release(), app?.release()]);
     throw new Error(wrong);
   }
   const feedsOf = (c: OrtCache, names: readonly string[]) => Object.fromEntries(names.map((n) => [n, c.tensors[n]!]));
+  // A cache tensor of the same heads and width with no rows: the empty history as the readout takes it.
+  const emptyLike = (t: OrtTypes.Tensor) => new ort.Tensor('float32', new Float32Array(0), [1, t.dims[1]!, 0, t.dims[3]!]);
+
   // onnxruntime-web's wasm backend cannot run sessions concurrently (overlapping runs fail with
   // "Reading data from non-tensor typed value"), so every run waits for the one before it.
   // A promise chain of three lines does this; a queue library would add nothing.
@@ -136,9 +142,13 @@ export async function createOrtAktBackend(ort: Ort, graphs: AktGraphs, execution
       : {}),
     async readout(cache, histLen, candSkills, candQuestions) {
       const C = candSkills.length;
+      const c = live(cache, 'readout');
+      // The readout reads every cached row (no padding, no mask): histLen is the cache's length, or
+      // 0 for the empty history (encoded as one padding row), which it reads as tensors of length 0.
+      if (histLen !== c.length && histLen !== 0) throw new Error(`AKT readout: a history of ${histLen} rows over a cache of ${c.length}; the readout reads every cached row`);
+      const feeds = histLen === 0 ? Object.fromEntries(readNames.map((n) => [n, emptyLike(c.tensors[n]!)])) : feedsOf(c, readNames);
       const out = await serial(() => read.run({
-        ...feedsOf(live(cache, 'readout'), readNames),
-        hist_len: i32(Int32Array.of(histLen), [1]),
+        ...feeds,
         cand_skills: i32(candSkills, [1, C]),
         cand_questions: i32(candQuestions, [1, C]),
       }));
