@@ -1,6 +1,7 @@
 import * as Comlink from 'comlink';
 import type { Interaction, KnowledgeTracer, LoadProgress, Query } from '../../core/index';
 import type { LoadedTracer, RuntimeChoice, TracerService } from './kt.worker';
+import { HistorySender } from './history-sync';
 
 /** A KnowledgeTracer whose model runs in a Web Worker. Call dispose() when done. */
 export interface WorkerTracer extends KnowledgeTracer {
@@ -19,10 +20,18 @@ export async function createWorkerTracer(name: string, onProgress?: (p: LoadProg
     worker.terminate();
     throw e;
   }
+  // Only the rows added since the last call cross to the worker (history-sync.ts).
+  const sender = new HistorySender();
   return {
     info: loaded.info,
     loaded,
-    predict: (history: readonly Interaction[], queries: readonly Query[]) => remote.predict(history as Interaction[], queries as Query[]),
+    predict: (history: readonly Interaction[], queries: readonly Query[]) => {
+      const { base, rows } = sender.delta(history);
+      return remote.predictFrom(base, rows, queries as Query[]).catch((e: unknown) => {
+        sender.reset();
+        throw e;
+      });
+    },
     dispose: () => {
       remote[Comlink.releaseProxy]();
       worker.terminate();

@@ -9,6 +9,7 @@ import { AktTracer, type AktMeta } from '../../core/learner/kt/akt';
 import { loadBktTracer, SimError, errorMessage, type Interaction, type KnowledgeTracer, type LoadProgress, type Query, type TracerInfo } from '../../core/index';
 import { createOrtAktBackend } from '../ort/akt-backend';
 import { fetchModelFile } from './model-files';
+import { HistoryReceiver } from './history-sync';
 
 export const WORKER_TRACERS = ['akt', 'bkt'] as const;
 export type RuntimeChoice = 'auto' | 'wasm' | 'webgpu';
@@ -91,8 +92,13 @@ export class TracerService {
     return (await this.#tracer).loaded;
   }
 
-  async predict(history: Interaction[], queries: Query[]): Promise<number[]> {
+  /** The history the page has sent, rebuilt from the rows it adds at each call (history-sync.ts). */
+  readonly #history = new HistoryReceiver();
+
+  /** predict() over the page's history: its first `base` rows are the ones this worker holds, then `rows`. */
+  async predictFrom(base: number, rows: Interaction[], queries: Query[]): Promise<number[]> {
     if (!this.#tracer) throw new SimError('TRACER_FAILED', 'tracer not loaded: call load() first');
+    const history = this.#history.apply(base, rows);
     return (await this.#tracer).tracer.predict(history, queries);
   }
 }
