@@ -66,6 +66,11 @@ export async function createOrtAktBackend(ort: Ort, graphs: AktGraphs, execution
     await Promise.all([enc.release(), read.release(), full?.release(), app?.release()]);
     throw new Error(wrong);
   }
+  // Where each cache tensor's new row sits in append's outputs: cache_i in cache_row[:, i], ke_i in ke_row[:, i].
+  const rowSlots = cacheNames.map((n) => {
+    const [, kind, i] = CACHE_NAME.exec(n)!;
+    return { name: n, output: kind === 'cache' ? ('cache_row' as const) : ('ke_row' as const), index: Number(i) };
+  });
   const feedsOf = (c: OrtCache, names: readonly string[]) => Object.fromEntries(names.map((n) => [n, c.tensors[n]!]));
   // A cache tensor of the same heads and width with no rows: the empty history as the readout takes it.
   const emptyLike = (t: OrtTypes.Tensor) => new ort.Tensor('float32', new Float32Array(0), [1, t.dims[1]!, 0, t.dims[3]!]);
@@ -122,16 +127,14 @@ export async function createOrtAktBackend(ort: Ort, graphs: AktGraphs, execution
             const one = (v: number) => i32(Int32Array.of(v), [1, 1]);
             const out = await serial(() => app.run({ ...feedsOf(c, appNames), skill: one(skill), question: one(question), response: one(response) }));
             if (!out.cache_row || !out.ke_row) throw new Error('AKT append graph has no "cache_row" / "ke_row" output');
-            const rows = { cache: (await out.cache_row.getData()) as Float32Array, ke: (await out.ke_row.getData()) as Float32Array };
+            const rows = { cache_row: (await out.cache_row.getData()) as Float32Array, ke_row: (await out.ke_row.getData()) as Float32Array };
             const tensors: Record<string, OrtTypes.Tensor> = {};
             const buffers: ArrayBuffer[] = [];
-            for (const n of cacheNames) {
-              const [, kind, i] = CACHE_NAME.exec(n)! as unknown as [string, 'cache' | 'ke', string];
-              const t = c.tensors[n]!;
+            for (const { name, output, index } of rowSlots) {
+              const t = c.tensors[name]!;
               const d = (t.dims[1] as number) * (t.dims[3] as number);
-              const row = rows[kind].subarray(Number(i) * d, (Number(i) + 1) * d);
-              const r = await appendRow(t, row, n);
-              tensors[n] = r.tensor;
+              const r = await appendRow(t, rows[output].subarray(index * d, (index + 1) * d), name);
+              tensors[name] = r.tensor;
               buffers.push(r.buffer);
             }
             const next: OrtCache = { length: c.length + 1, tensors };

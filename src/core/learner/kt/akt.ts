@@ -65,7 +65,7 @@ export class AktTracer implements KnowledgeTracer {
    * day's readouts over the same history, so the memo keeps more than the last one.
    */
   #recent: { pc: Promise<AktCache>; reads: { cs: Int32Array; cq: Int32Array; out: Float32Array }[] } | null = null;
-  /** Encodes, appended rows, readouts done and readouts answered from the last one (for benchmarks and tests). */
+  /** Encodes, appended rows, readouts done and readouts answered from the memo of recent ones (for benchmarks and tests). */
   readonly counters = { encodes: 0, appends: 0, readouts: 0, cacheHits: 0, readoutHits: 0 };
 
   /**
