@@ -39,7 +39,7 @@ const fx = JSON.parse(readFileSync(fixturePath, 'utf8'));
 const tol = fx.tolerance ?? 1e-4;
 
 const sessions = {};
-for (const g of ['full', 'encode', 'readout', 'append']) {
+for (const g of Object.keys(meta.graphs)) {
   const bytes = readFileSync(join(modelsDir, meta.graphs[g].file));
   sessions[g] = await ort.InferenceSession.create(bytes, { executionProviders: ['wasm'], graphOptimizationLevel: 'all' });
 }
@@ -60,7 +60,7 @@ async function full(skills, questions, responses) {
   const out = await sessions.full.run({ skills: i32(skills), questions: i32(questions), responses: i32(responses) });
   return out.p_correct;
 }
-// The cache as format educlaw-akt-onnx/2 keeps it: encode's outputs, one tensor per slice and per
+// The cache as formats educlaw-akt-onnx/2 and 3 keep it: encode's outputs, one tensor per slice and per
 // head (cache_i, ke_i [B, H, L, d_k]); the readout and append take the ones they name.
 const isCache = (n) => /^(cache|ke)_\d+$/.test(n);
 const pick = (enc, graph) => Object.fromEntries(sessions[graph].inputNames.filter(isCache).map((n) => [n, enc[n]]));
@@ -79,7 +79,9 @@ function appendRow(t, row) {
 }
 async function append(enc, s, q, r) {
   const one = (v) => new ort.Tensor('int32', Int32Array.of(v), [1, 1]);
-  const out = await sessions.append.run({ ...pick(enc, 'append'), skill: one(s), question: one(q), response: one(r) });
+  const L = enc.cache_0.dims[2];
+  const distances = new ort.Tensor('float32', Float32Array.from({ length: L + 1 }, (_, j) => L - j), [1, 1, 1, L + 1]); // format 3
+  const out = await sessions.append.run({ ...pick(enc, 'append'), distances, skill: one(s), question: one(q), response: one(r) });
   const next = {};
   for (const n of Object.keys(enc).filter(isCache)) {
     const [kind, i] = n.split('_');
@@ -106,7 +108,12 @@ async function readout(skills, questions, responses, histLen, candSkills, candQu
 // One readout over an encoding (null: the empty history).
 async function readoutOf(enc, candSkills, candQuestions) {
   const cache = enc ? pick(enc, 'readout') : Object.fromEntries(sessions.readout.inputNames.filter(isCache).map((n) => [n, new ort.Tensor('float32', new Float32Array(0), [1, meta.hyperparameters.n_heads, 0, meta.hyperparameters.d_model / meta.hyperparameters.n_heads])]));
-  const out = await sessions.readout.run({ ...cache, cand_skills: i32(candSkills), cand_questions: i32(candQuestions) });
+  // Format 3: the candidates' terms from the candidates graph, the length's roots sqrt(L - j) (0 for the candidate itself).
+  const L = enc ? enc.cache_0.dims[2] : 0;
+  const roots = (m) => Float32Array.from({ length: m }, (_, j) => Math.sqrt(L - j));
+  const terms = await sessions.candidates.run({ cand_skills: i32(candSkills), cand_questions: i32(candQuestions) });
+  const f32 = (a, dims) => new ort.Tensor('float32', a, dims);
+  const out = await sessions.readout.run({ ...cache, root_self: f32(roots(L + 1), [1, 1, L + 1, 1]), root_hist: f32(roots(L), [1, 1, L, 1]), ...terms });
   return out.p_correct;
 }
 const cacheDiff = (a, b) => Math.max(...Object.keys(a).filter(isCache).map((n) => maxAbs(a[n].data, b[n].data)));
@@ -121,7 +128,7 @@ const check = (name, value, ok) => {
 
 // 5. fixture made for these files
 const sha = (f) => createHash('sha256').update(readFileSync(join(modelsDir, f))).digest('hex');
-const shaOk = ['full', 'encode', 'readout', 'append'].every((g) => fx.onnx_sha256[g] === sha(meta.graphs[g].file));
+const shaOk = Object.keys(meta.graphs).every((g) => fx.onnx_sha256[g] === sha(meta.graphs[g].file)) && Object.keys(fx.onnx_sha256).length === Object.keys(meta.graphs).length;
 check('fixture matches the ONNX files (sha256)', shaOk, shaOk);
 
 // 1. full vs torch

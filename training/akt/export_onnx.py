@@ -1,4 +1,4 @@
-"""Export a trained AKT checkpoint to four ONNX graphs (opset 17, fp32) plus meta.json and the
+"""Export a trained AKT checkpoint to five ONNX graphs (opset 17, fp32) plus meta.json and the
 per-question difficulties, for onnxruntime-web.
 
   /usr/bin/python3 training/akt/export_onnx.py --checkpoint CKPT --out public/models/akt \
@@ -15,6 +15,15 @@ them -- they feed Gather directly, and ``hist_len`` is only cast to float for co
                                                                  ke_row [1, 2*n_blocks, 1, d_model]
   akt_readout.onnx  cache, hist_len [B], cand_skills [B, C],
                     cand_questions [B, C]                     -> p_correct [B, C]
+
+(as akt_model.py's; the shipped graphs, format educlaw-akt-onnx/3 from onnx_graphs.py, keep the
+cache per slice and head, cache_i / ke_i [B, H, L, d_k]; the readout takes no hist_len and its
+candidates as the outputs of
+
+  akt_candidates.onnx cand_skills, cand_questions [B, C]      -> cand_x, cand_k, cand_v, cand_self, cand_out
+
+with root_self / root_hist, the square roots of the distances; append takes its distances:
+meta.json lists every input and output.)
 
 readout and append are exported from onnx_graphs.py (the same functions as AKT.readout /
 AKT.append, checked against them here before anything is written, with fewer and cheaper kernels;
@@ -42,15 +51,19 @@ from torch import nn
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import kt_data  # noqa: E402
 from akt_model import AKT, load_checkpoint  # noqa: E402
-from onnx_graphs import FastAppend, FastEncode, FastReadout, cache_heads, cache_names  # noqa: E402
+from onnx_graphs import (CANDIDATE_TERMS, FastAppend, FastCandidates, FastEncode, FastReadout, append_distances,  # noqa: E402
+                         cache_heads, cache_names, readout_roots)
 
 OPSET = 17
-# Format 2: the cache is one tensor per slice and per head (onnx_graphs.py); 1: the stacked cache of akt_model.py.
-FORMAT = "educlaw-akt-onnx/2"
+# Format 3: the readout takes its candidates' terms (akt_candidates.onnx) and its length's distance
+# terms as inputs, append its distances; 2: the cache is one tensor per slice and per head
+# (onnx_graphs.py); 1: the stacked cache of akt_model.py.
+FORMAT = "educlaw-akt-onnx/3"
 # akt_model._MassAfter's symbolic emits a Constant node (the CumSum axis); torch 1.13 warns that it has
 # no shape inference for it, which is harmless for a scalar constant.
 warnings.filterwarnings("ignore", message="The shape inference of prim::Constant")
-FILES = {"full": "akt_full.onnx", "encode": "akt_encode.onnx", "readout": "akt_readout.onnx", "append": "akt_append.onnx"}
+FILES = {"full": "akt_full.onnx", "encode": "akt_encode.onnx", "readout": "akt_readout.onnx", "append": "akt_append.onnx",
+         "candidates": "akt_candidates.onnx"}
 
 
 class Full(nn.Module):
@@ -109,10 +122,11 @@ def check_fast_graphs(m: AKT, tol: float = 1e-5) -> None:
         d_enc = max((a - b).abs().max().item() for a, b in zip(heads, FastEncode(m)(s, q, r)))
         # The exported readout takes one unpadded history at a time (length 0 for the empty one).
         ref_read = torch.sigmoid(m.readout(cache, hl, cs, cq))
-        d_read = max((ref_read[b] - FastReadout(m)(*(t[b:b + 1, :, :int(hl[b])] for t in heads[:n4]), cs[b:b + 1], cq[b:b + 1])[0]).abs().max().item()
+        d_read = max((ref_read[b] - FastReadout(m)(*(t[b:b + 1, :, :int(hl[b])] for t in heads[:n4]), *readout_roots(int(hl[b])),
+                                                   *FastCandidates(m)(cs[b:b + 1], cq[b:b + 1]))[0]).abs().max().item()
                      for b in range(B))
         ref = m.append(cache[:1], ke[:1], s[:1, :1], q[:1, :1], r[:1, :1])
-        fast = FastAppend(m)(*(t[:1] for t in heads[:n4 - 2] + heads[n4:]), s[:1, :1], q[:1, :1], r[:1, :1])
+        fast = FastAppend(m)(*(t[:1] for t in heads[:n4 - 2] + heads[n4:]), append_distances(L), s[:1, :1], q[:1, :1], r[:1, :1])
         d_app = max((a - b).abs().max().item() for a, b in zip(ref, fast))
     print(f"exported graphs vs reference (torch): encode max|diff| {d_enc:.3g}, readout {d_read:.3g}, append {d_app:.3g}")
     if not (d_enc == 0 and d_read <= tol and d_app <= tol):
@@ -140,14 +154,19 @@ def export_all(m: AKT, out_dir: str, reference_graphs: bool = False) -> dict:
     cq = torch.zeros(B, C, dtype=torch.int32)
     seq_axes = {0: "batch", 1: "length"}
     per_head = {0: "batch", 2: "length"}
+    terms = FastCandidates(m)(cs, cq)
+    by_cand, by_cand_head = {0: "batch", 1: "candidates"}, {0: "batch", 2: "candidates"}
+    term_axes = {"cand_x": by_cand, "cand_k": by_cand_head, "cand_v": by_cand_head, "cand_self": by_cand_head, "cand_out": by_cand}
     fast = {
+        "candidates": (FastCandidates(m), (cs, cq), ["cand_skills", "cand_questions"], CANDIDATE_TERMS,
+                       {"cand_skills": {0: "batch", 1: "candidates"}, "cand_questions": {0: "batch", 1: "candidates"}, **term_axes}),
         "encode": (FastEncode(m), (s, q, r), ["skills", "questions", "responses"], names + ke_names,
                    {"skills": seq_axes, "questions": seq_axes, "responses": seq_axes, **{k: per_head for k in names + ke_names}}),
-        "append": (FastAppend(m), (*(t[:1].contiguous() for t in heads[:n4 - 2] + heads[n4:]), one(s), one(q), one(r)),
-                   names[:-2] + ke_names + ["skill", "question", "response"], ["cache_row", "ke_row"], {k: {2: "length"} for k in names[:-2] + ke_names}),
-        "readout": (FastReadout(m), (*heads[:n4], cs, cq), names + ["cand_skills", "cand_questions"], ["p_correct"],
-                    {**{k: per_head for k in names},
-                     "cand_skills": {0: "batch", 1: "candidates"}, "cand_questions": {0: "batch", 1: "candidates"},
+        "append": (FastAppend(m), (*(t[:1].contiguous() for t in heads[:n4 - 2] + heads[n4:]), append_distances(L), one(s), one(q), one(r)),
+                   names[:-2] + ke_names + ["distances", "skill", "question", "response"], ["cache_row", "ke_row"],
+                   {**{k: {2: "length"} for k in names[:-2] + ke_names}, "distances": {3: "keys"}}),
+        "readout": (FastReadout(m), (*heads[:n4], *readout_roots(L), *terms), names + ["root_self", "root_hist"] + CANDIDATE_TERMS, ["p_correct"],
+                    {**{k: per_head for k in names}, "root_self": {2: "keys"}, "root_hist": {2: "length"}, **term_axes,
                      "p_correct": {0: "batch", 1: "candidates"}}),
     }
     specs = {
@@ -244,15 +263,35 @@ def graphs_meta(info: dict, cfg: dict, reference_graphs: bool) -> dict:
     caches = [per_head(f"cache_{4 * k + j}", f"block {k}: {slot[j]}, projected, per head") for k in range(nb) for j in range(4)]
     kes = [per_head(f"ke_{2 * i + j}", f"knowledge-encoder layer {i}: {('keys', 'values')[j]}, projected, per head; only append reads it")
            for i in range(nb) for j in range(2)]
+    f32 = "float32"
+    terms = [
+        {"name": "cand_x", "dtype": f32, "shape": ["batch", "candidates", d], "meaning": "the candidate's question embedding"},
+        {"name": "cand_k", "dtype": f32, "shape": ["batch", h, "candidates", dk], "meaning": "block 0's question-layer key (and query) of the candidate, per head"},
+        {"name": "cand_v", "dtype": f32, "shape": ["batch", h, "candidates", dk], "meaning": "block 0's question-layer value of the candidate, per head"},
+        {"name": "cand_self", "dtype": f32, "shape": ["batch", h, "candidates", 1], "meaning": "the candidate's attention score with itself, cand_k . cand_k / sqrt(d_k)"},
+        {"name": "cand_out", "dtype": f32, "shape": ["batch", "candidates", "d_out"],
+         "meaning": "the candidate's half of the output layer's first product, with that layer's bias"},
+    ]
+    roots = [
+        {"name": "root_self", "dtype": f32, "shape": [1, 1, "length + 1", 1],
+         "meaning": "sqrt(length - j) for keys j = 0..length-1, then 0 (the candidate itself): a function of the length alone"},
+        {"name": "root_hist", "dtype": f32, "shape": [1, 1, "length", 1], "meaning": "sqrt(length - j) for keys j = 0..length-1"},
+    ]
+    distances = {"name": "distances", "dtype": f32, "shape": [1, 1, 1, "length + 1"],
+                 "meaning": "length - j for keys j = 0..length (the new row last): a function of the length alone"}
     return {
         "full": full,
         "encode": {**info["encode"], "purpose": "history -> the cache, per head (onnx_graphs.py: FastEncode)", "inputs": hist_in, "outputs": caches + kes},
         "append": {**info["append"], "purpose": app_purpose + (f"; the last block's retriever keys and values (cache_{4 * nb - 2}, cache_{4 * nb - 1}) are not inputs: "
                                                                "nothing in the new row reads them"),
-                   "inputs": [{**c, "shape": [1, h, "length", dk]} for c in caches[:4 * nb - 2] + kes] + row_in, "outputs": rows_out},
+                   "inputs": [{**c, "shape": [1, h, "length", dk]} for c in caches[:4 * nb - 2] + kes] + [distances] + row_in, "outputs": rows_out},
+        "candidates": {**info["candidates"], "purpose": "what a readout computes from its candidates alone (onnx_graphs.py: FastCandidates); "
+                                                        "compute once per candidate set and pass to readout",
+                       "inputs": cand_in[1:], "outputs": terms},
         "readout": {**info["readout"], "purpose": read_purpose + "; every cached row is a real history row (no padding, no hist_len); "
-                                                                "an empty history is cache tensors of length 0",
-                    "inputs": caches + cand_in[1:], "outputs": readout_out},
+                                                                "an empty history is cache tensors of length 0; the candidates come as "
+                                                                "candidates' outputs, the length as root_self / root_hist",
+                    "inputs": caches + roots + terms, "outputs": readout_out},
     }
 
 
@@ -295,7 +334,7 @@ def main():
     ap.add_argument("--out", default="public/models/akt")
     ap.add_argument("--data", help="dataset directory (for question->skill map and skill names); not with --update-graphs")
     ap.add_argument("--update-graphs", action="store_true",
-                    help="re-export only the four graphs into --out and their entries in its meta.json, keeping the rest "
+                    help="re-export only the graphs into --out and their entries in its meta.json, keeping the rest "
                          "(the model's identity `exported`, calibration, runs, items.json, difficulty.f32): for a new form "
                          "of the graphs that computes the same function of the same checkpoint")
     ap.add_argument("--metrics", nargs="*", default=[], help="metrics.json files of runs to cite in meta.json")

@@ -36,6 +36,17 @@ What differs from the reference, and why each is the same function up to float r
 * **The readout's distance factor is precomputed per key.**  exp(theta * sqrt(mass * |i - j|)) is computed as
   exp(sqrt(mass) * (theta * sqrt(|i - j|))), the second factor a [B, H, keys, 1] tensor made once
   per run, which saves one multiplication over [B, H, keys, C].  Float rounding only.
+* **What depends on the candidates alone, or on the history's length alone, is an input**
+  (format educlaw-akt-onnx/3).  The candidate's embedding, block 0's question-layer key and value
+  per head, its score with itself and its half of the output layer's first product are the
+  outputs of a graph of their own (FastCandidates, akt_candidates.onnx), which the caller runs
+  once per candidate set and passes to every readout of that set: a run reads few sets (the
+  course's skills after each answer, all skills at each day's end, the items it asks about), so
+  the gathers, products and the reshapes into heads leave the readout.  The square roots of the
+  distances (readout_roots) and append's distances (append_distances) are the caller's, once per
+  length, so no Shape / Range / Cast node runs per call; the readout slices the candidate's own
+  column with constant ends.  The same nodes on the same inputs: the same bits on both runtimes
+  (profile_nodes.mjs --compare: max |diff| 0 on every output).
 
 * **The cache is kept per head, one tensor per slice** (format educlaw-akt-onnx/2).  encode
   returns each projected slice the reference stacks into cache [B, 4N, L, d] / ke_cache
@@ -192,12 +203,61 @@ class FastEncode(nn.Module):
         return tuple(_split(a, t) for t in cache + ke)
 
 
+def readout_roots(L: int) -> Tuple[torch.Tensor, torch.Tensor]:
+    """The readout's distance terms for a history of L rows, which depend on L alone:
+    root_self [1, 1, L + 1, 1] = sqrt(|L - j|) for keys j = 0..L-1 and 0 for the candidate itself
+    (the question layer's keys), root_hist [1, 1, L, 1] the first L of them (the retriever's).  The
+    caller computes them once per length (akt-backend.ts: an integer's square root, correctly
+    rounded to float32 in both, so the same bits as a Sqrt node)."""
+    pos = torch.arange(L, dtype=torch.float32)
+    pe_hist = (L - pos).view(1, 1, L, 1)
+    return torch.sqrt(torch.cat([pe_hist, torch.zeros(1, 1, 1, 1)], dim=2)), torch.sqrt(pe_hist)
+
+
+def append_distances(L: int) -> torch.Tensor:
+    """Append's distances for a history of L rows: |L - j| for keys j = 0..L (the new row last), [1, 1, 1, L + 1]."""
+    return (L - torch.arange(L + 1, dtype=torch.float32)).view(1, 1, 1, L + 1)
+
+
+CANDIDATE_TERMS = ["cand_x", "cand_k", "cand_v", "cand_self", "cand_out"]
+
+
+class FastCandidates(nn.Module):
+    """What a readout computes from its candidates alone (format educlaw-akt-onnx/3): the
+    candidate's embedding cand_x [B, C, d]; block 0's question-layer key (its query too: kq_same)
+    and value per head, cand_k / cand_v [B, H, C, d_k], and its attention score with itself,
+    cand_self [B, H, C, 1]; and its half of the output layer's first product with that layer's bias,
+    cand_out [B, C, d_out].  The readout takes them as inputs, so a caller that reads the same
+    candidates again (the course's skills after every answer, all skills at each day's end) runs
+    this graph once and none of its gathers per readout.  The same nodes as FastReadout had, so the
+    same bits."""
+
+    def __init__(self, m: AKT):
+        super().__init__()
+        self.m = m
+
+    def forward(self, cand_skills, cand_questions):
+        m = self.m
+        xc, u = m.question_embedding(cand_skills, cand_questions)  # [B, C, d], [B, C, 1]
+        a = m.question_layers[0].attn
+        qc = _split(a, m._linear_of_candidates(a.k_linear, cand_skills, u))  # [B, H, C, dk]
+        vc = _split(a, m._linear_of_candidates(a.v_linear, cand_skills, u))
+        s_self = torch.sum(qc * qc, dim=-1, keepdim=True) / math.sqrt(a.d_k)
+        first = m.out[0]
+        d = m.d_model
+        out = m._linear_of_candidates(first, cand_skills, u, first.weight[:, d:], first.bias)
+        return xc, qc, vc, s_self, out
+
+
 class FastReadout(nn.Module):
     """sigmoid(AKT.readout(cache, hist_len, cand_skills, cand_questions)) over the per-head cache
     (cache_heads) of a history whose every row is real, see the module docstring:
-    forward(cache_0, .., cache_{4N-1}, cand_skills, cand_questions).  No masks and no hist_len: an
-    empty history is cache tensors of length 0 (its retriever then averages over no keys, which
-    is 0, the reference's zeroed output; its question layer sees the candidate alone)."""
+    forward(cache_0, .., cache_{4N-1}, root_self, root_hist, cand_x, cand_k, cand_v, cand_self,
+    cand_out), the roots from readout_roots(L) and the candidates' terms from FastCandidates.  No
+    masks and no hist_len: an empty history is cache tensors of length 0 (its retriever then
+    averages over no keys, which is 0, the reference's zeroed output; its question layer sees the
+    candidate alone).  Nothing here reads the history's length: the candidate's own column is the
+    scores' last (slices with constant ends)."""
 
     def __init__(self, m: AKT):
         super().__init__()
@@ -206,27 +266,19 @@ class FastReadout(nn.Module):
     def forward(self, *inputs):
         m = self.m
         n4 = 4 * m.n_blocks
-        heads, (cand_skills, cand_questions) = inputs[:n4], inputs[n4:]
-        xc, u = m.question_embedding(cand_skills, cand_questions)  # [B, C, d], [B, C, 1]
-        L = heads[0].size(2)
-        pos = torch.arange(L, dtype=torch.float32, device=heads[0].device)
-        pe_hist = (L - pos).view(1, 1, 1, L)  # |L - j|: the candidate sits at position L
-        pe_self = torch.cat([pe_hist, torch.zeros(1, 1, 1, 1)], dim=-1)  # the candidate itself: distance 0
-        root_self = torch.sqrt(pe_self).transpose(-1, -2)  # [1, 1, L + 1, 1]
-        root_hist = torch.sqrt(pe_hist).transpose(-1, -2)  # [1, 1, L, 1]
+        heads, (root_self, root_hist, xc, qc0, vc0, s_self0, cand_out) = inputs[:n4], inputs[n4:]
         for k, (qa, ret) in enumerate(zip(m.question_layers, m.retriever_layers)):
             a = qa.attn
             KA, VA = heads[4 * k], heads[4 * k + 1]
-            if k == 0:  # block 0's question layer reads the embedding itself (per-skill tables)
-                qc = _split(a, m._linear_of_candidates(a.k_linear, cand_skills, u))  # [B, H, C, dk]
-                vc = _split(a, m._linear_of_candidates(a.v_linear, cand_skills, u))
+            if k == 0:  # block 0's question layer reads the embedding itself: the candidates' terms
+                qc, vc, s_self = qc0, vc0, s_self0
             else:
                 qc, vc = _split(a, a.k_linear(xc)), _split(a, a.v_linear(xc))
+                s_self = torch.sum(qc * qc, dim=-1, keepdim=True) / math.sqrt(a.d_k)
             s_hist = torch.matmul(qc, KA.transpose(-2, -1)) / math.sqrt(a.d_k)
-            s_self = torch.sum(qc * qc, dim=-1, keepdim=True) / math.sqrt(a.d_k)
             scores = torch.cat([s_hist, s_self], dim=-1)
             p = monotonic_probs_keys(scores, root_self * _theta(a.gammas).transpose(-1, -2))
-            o = torch.matmul(p[..., :L], VA) + p[..., L:] * vc
+            o = torch.matmul(p[..., :-1], VA) + p[..., -1:] * vc
             xc = qa.post(xc, a.out_proj(_merge(a, o)))
             r = ret.attn
             KR, VR = heads[4 * k + 2], heads[4 * k + 3]
@@ -236,7 +288,7 @@ class FastReadout(nn.Module):
             xc = ret.post(xc, r.out_proj(_merge(r, torch.matmul(p, VR))))
         first = m.out[0]
         d = m.d_model
-        pre = F.linear(xc, first.weight[:, :d]) + m._linear_of_candidates(first, cand_skills, u, first.weight[:, d:], first.bias)
+        pre = F.linear(xc, first.weight[:, :d]) + cand_out
         return torch.sigmoid(m.out[1:](pre).squeeze(-1) * m.logit_scale + m.logit_bias)
 
 
@@ -264,8 +316,9 @@ def _attend_row_unmasked(a, k_new, v_new, keys, values, pe, with_self: bool):
 
 class FastAppend(nn.Module):
     """AKT.append for the batch of one that the append graph takes, over the per-head cache
-    (cache_heads): forward(cache_0, .., cache_{4N-3}, ke_0, .., ke_{2N-1}, skill, question,
-    response) -> (cache_row [1, 4N, 1, d], ke_row [1, 2N, 1, d]); without masks (every key
+    (cache_heads): forward(cache_0, .., cache_{4N-3}, ke_0, .., ke_{2N-1}, distances, skill,
+    question, response) -> (cache_row [1, 4N, 1, d], ke_row [1, 2N, 1, d]), the distances from
+    append_distances(L) (the caller's, once per length: no Range and Shape nodes); without masks (every key
     allowed), the new row as [1, d] (see _attend_row_unmasked).  A row's [1, d] is also its
     [1, H, 1, dk] per head, so the rows need no re-layout.  The last block's retriever keys and
     values (cache_{4N-2}, cache_{4N-1}) are not inputs: that retriever's output is only the next
@@ -279,13 +332,10 @@ class FastAppend(nn.Module):
         m = self.m
         d = m.d_model
         nc, n2 = 4 * m.n_blocks - 2, 2 * m.n_blocks
-        cache, ke_cache, (skill, question, response) = inputs[:nc], inputs[nc:nc + n2], inputs[nc + n2:]
+        cache, ke_cache, (pe_incl, skill, question, response) = inputs[:nc], inputs[nc:nc + n2], inputs[nc + n2:]
         x, y, _ = m.embed(skill, question, response)  # [1, 1, d]
         x, y = _Reshape.apply(x, (1, d)), _Reshape.apply(y, (1, d))
-        L = cache[0].size(2)
-        pos = torch.arange(L + 1, dtype=torch.float32, device=cache[0].device)
-        pe_incl = (L - pos).view(1, 1, 1, L + 1)  # |L - j| for keys j = 0..L
-        pe_strict = pe_incl[..., :L]
+        pe_strict = pe_incl[..., :-1]  # pe_incl: append_distances(L), |L - j| for keys j = 0..L
 
         def self_attend(layer, h, keys_cache, vals_cache):
             """keys_cache / vals_cache [1, H, L, dk]; the row's query is its own key (kq_same)."""

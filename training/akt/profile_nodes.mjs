@@ -99,21 +99,33 @@ async function stepInputs(ort, runtime, dir, length) {
     : Object.fromEntries(meta.graphs[graph].inputs.filter((x) => /^(cache|ke)_\d+$/.test(x.name)).map((x) => [x.name, out[x.name]])));
   // hist_len only where the readout still takes it (format 1, and format 2 before the readout dropped its masks).
   const histLen = meta.graphs.readout.inputs.some((x) => x.name === 'hist_len') ? { hist_len: new ort.Tensor('int32', Int32Array.of(n), [1]) } : {};
-  const cands = (C) => ({
-    ...cacheOf(cur, 'readout'),
-    ...histLen,
+  // Format 3: the readout takes the candidates graph's outputs (made once per candidate set: not
+  // part of a readout's time; the `candidates_*` cases time that graph) and the length's roots,
+  // computed as akt-backend.ts does; append takes its distances.
+  const f3 = Boolean(meta.graphs.candidates);
+  const ids = (C) => ({
     cand_skills: new ort.Tensor('int32', Int32Array.from({ length: C }, (_, k) => 1 + (k * 7) % meta.n_skills), [1, C]),
     cand_questions: new ort.Tensor('int32', new Int32Array(C), [1, C]),
   });
-  return {
-    meta,
-    feeds: {
-      append: { graph: 'append', feeds: { ...cacheOf(prev, 'append'), skill: one(skills[n - 1]), question: one(questions[n - 1]), response: one(responses[n - 1]) } },
-      readout_all: { graph: 'readout', feeds: cands(meta.n_skills) },
-      readout_5: { graph: 'readout', feeds: cands(5) },
-      encode: { graph: 'encode', feeds: { skills: t(skills, n - 15), questions: t(questions, n - 15), responses: t(responses, n - 15) } },
-    },
+  const candSession = f3 ? await ort.InferenceSession.create(readFileSync(join(dir, meta.graphs.candidates.file)), sessionOptions(runtime)) : null;
+  const f32 = (a, dims) => new ort.Tensor('float32', a, dims);
+  const roots = (L, m) => Float32Array.from({ length: m }, (_, j) => Math.sqrt(L - j));
+  const cands = async (C) => ({
+    ...cacheOf(cur, 'readout'),
+    ...histLen,
+    ...(f3 ? { root_self: f32(roots(n, n + 1), [1, 1, n + 1, 1]), root_hist: f32(roots(n, n), [1, 1, n, 1]), ...(await candSession.run(ids(C))) } : ids(C)),
+  });
+  const distances = f3 ? { distances: f32(Float32Array.from({ length: n }, (_, j) => n - 1 - j), [1, 1, 1, n]) } : {};
+  const feeds = {
+    append: { graph: 'append', feeds: { ...cacheOf(prev, 'append'), ...distances, skill: one(skills[n - 1]), question: one(questions[n - 1]), response: one(responses[n - 1]) } },
+    readout_all: { graph: 'readout', feeds: await cands(meta.n_skills) },
+    readout_5: { graph: 'readout', feeds: await cands(5) },
+    encode: { graph: 'encode', feeds: { skills: t(skills, n - 15), questions: t(questions, n - 15), responses: t(responses, n - 15) } },
+    // What a readout of a candidate set not read before costs on top of the readout (format 3).
+    ...(f3 ? { candidates_all: { graph: 'candidates', feeds: ids(meta.n_skills) }, candidates_5: { graph: 'candidates', feeds: ids(5) } } : {}),
   };
+  await candSession?.release?.();
+  return { meta, feeds };
 }
 
 /** Profiles one case (a graph and its feeds); returns the profiler's events. */
@@ -148,13 +160,14 @@ async function wallTimes(runtime, dirList, length, runs, warmup) {
   for (const dir of dirList) {
     const { meta, feeds } = await stepInputs(ort, runtime, dir, length);
     const sessions = {};
-    for (const g of ['append', 'readout', 'encode']) sessions[g] = await ort.InferenceSession.create(readFileSync(join(dir, meta.graphs[g].file)), sessionOptions(runtime));
+    for (const g of ['append', 'readout', 'encode', 'candidates'].filter((x) => meta.graphs[x])) sessions[g] = await ort.InferenceSession.create(readFileSync(join(dir, meta.graphs[g].file)), sessionOptions(runtime));
     sets.push({ dir, feeds, sessions, heads: meta.hyperparameters.n_heads });
   }
   const median = (a) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
   const out = Object.fromEntries(dirList.map((d) => [d, {}]));
   const ratios = {};
-  for (const name of Object.keys(sets[0].feeds)) {
+  // Cases every directory has (format 3's `candidates_*` only where its graph is).
+  for (const name of Object.keys(sets[0].feeds).filter((n) => sets.every((st) => st.feeds[n]))) {
     const once = async (st) => {
       const c = st.feeds[name];
       const t0 = performance.now();

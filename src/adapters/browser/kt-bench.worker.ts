@@ -31,7 +31,8 @@ const api = {
     ort.env.wasm.numThreads = 1;
     const get = async (g: string) => new Uint8Array(await (await fetch(`${dir}${meta.graphs[g]!.file}`)).arrayBuffer());
     const t0 = performance.now();
-    const backend = await createOrtAktBackend(ort, { encode: await get('encode'), readout: await get('readout'), full: await get('full'), ...(meta.graphs.append ? { append: await get('append') } : {}) }, [rt]);
+    const optional = async (g: 'append' | 'candidates') => (meta.graphs[g] ? { [g]: await get(g) } : {});
+    const backend = await createOrtAktBackend(ort, { encode: await get('encode'), readout: await get('readout'), full: await get('full'), ...(await optional('append')), ...(await optional('candidates')) }, [rt]);
     const sessionMs = performance.now() - t0;
     const tracer = new AktTracer(backend, meta);
     const seeds = await loadPersonaSeeds();

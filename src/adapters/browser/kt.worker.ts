@@ -7,7 +7,7 @@
 import * as Comlink from 'comlink';
 import { AktTracer, type AktMeta } from '../../core/learner/kt/akt';
 import { loadBktTracer, SimError, errorMessage, type Interaction, type KnowledgeTracer, type LoadProgress, type Query, type TracerInfo } from '../../core/index';
-import { createOrtAktBackend } from '../ort/akt-backend';
+import { createOrtAktBackend, type AktGraphs } from '../ort/akt-backend';
 import { fetchModelFile } from './model-files';
 import { HistoryReceiver } from './history-sync';
 
@@ -51,17 +51,19 @@ async function loadAkt(baseUrl: string, want: RuntimeChoice, onProgress?: (p: Lo
   const ort = rt === 'webgpu' ? await import('onnxruntime-web/webgpu') : await import('onnxruntime-web/wasm');
   ort.env.wasm.numThreads = 1;
   // Every graph meta.json lists for simulation must load (append is absent only in older exports).
+  const names = (['encode', 'readout', 'append', 'candidates'] as const).filter((g) => g === 'encode' || g === 'readout' || meta.graphs[g]);
   const files = await Promise.all(
-    (meta.graphs.append ? (['encode', 'readout', 'append'] as const) : (['encode', 'readout'] as const)).map((g) => {
+    names.map(async (g) => {
       const spec = meta.graphs[g];
       if (!spec) throw new SimError('TRACER_FAILED', `AKT meta.json lists no "${g}" graph`);
-      return fetchModelFile(`${dir}${spec.file}`, spec.sha256, `AKT ${g}`, onProgress);
+      return [g, await fetchModelFile(`${dir}${spec.file}`, spec.sha256, `AKT ${g}`, onProgress)] as const;
     }),
   );
   onProgress?.({ progress: 1, text: `AKT: starting onnxruntime-web (${rt})` });
-  const backend = await createOrtAktBackend(ort, { encode: files[0]!.bytes, readout: files[1]!.bytes, ...(files[2] ? { append: files[2].bytes } : {}) }, [rt]);
+  const graphs = Object.fromEntries(files.map(([g, f]) => [g, f.bytes])) as unknown as AktGraphs;
+  const backend = await createOrtAktBackend(ort, graphs, [rt]);
   // The runtime goes into the trace (run_start.tracer.runtime), as the CLI's "onnxruntime-web wasm" does.
-  return { tracer: new AktTracer(backend, meta, `onnxruntime-web ${rt}`), loaded: { runtime: `onnxruntime-web ${rt}`, reason, fromCache: files.every((f) => f.fromCache) } };
+  return { tracer: new AktTracer(backend, meta, `onnxruntime-web ${rt}`), loaded: { runtime: `onnxruntime-web ${rt}`, reason, fromCache: files.every(([, f]) => f.fromCache) } };
 }
 
 export class TracerService {

@@ -249,5 +249,27 @@ describe('AKT (ONNX, Node wasm)', () => {
     await expect(createOrtAktBackend(ort, { encode: read('akt_readout.onnx'), readout: read('akt_readout.onnx') }, ['wasm'])).rejects.toThrow(
       /encode graph's outputs \(p_correct\) are not the per-head cache of format educlaw-akt-onnx\/2.*export_onnx\.py --update-graphs/,
     );
+    // Format 3's readout without the candidates graph it takes its terms from, or with another graph in its place.
+    const graphs = { encode: read('akt_encode.onnx'), readout: read('akt_readout.onnx'), append: read('akt_append.onnx') };
+    await expect(createOrtAktBackend(ort, graphs, ['wasm'])).rejects.toThrow(/takes the candidates' terms, but no candidates graph \(akt_candidates\.onnx\) was given/);
+    await expect(createOrtAktBackend(ort, { ...graphs, candidates: read('akt_encode.onnx') }, ['wasm'])).rejects.toThrow(
+      /the AKT readout graph takes "cand_x", which neither encode nor the candidates graph gives/,
+    );
+  });
+
+  it("keeps the candidates' terms of recent candidate sets: a set read again, after others pushed it out, gives the same bits", async () => {
+    const cache = await backend.encode(Int32Array.of(5, 9, 5, 17), Int32Array.of(3, 0, 8, 0), Int32Array.of(1, 1, 0, 1));
+    const set = (k: number) => [Int32Array.of(1 + (k % 110), 1 + ((k * 7) % 110)), Int32Array.of(k % 50, 0)] as const;
+    const first = await backend.readout(cache, 4, ...set(0));
+    // 200 other sets (more than the backend keeps), read two at a time so that some overlap.
+    for (let k = 1; k <= 200; k += 2) await Promise.all([backend.readout(cache, 4, ...set(k)), backend.readout(cache, 4, ...set(k + 1))]);
+    const again = await Promise.all([backend.readout(cache, 4, ...set(0)), backend.readout(cache, 4, ...set(0))]);
+    expect(Array.from(again[0])).toEqual(Array.from(first));
+    expect(Array.from(again[1])).toEqual(Array.from(first));
+    // Each set's numbers are its own: the same as a readout of that set alone in a fresh backend.
+    const other = await backend.readout(cache, 4, ...set(123)); // set(13), read first, has the same skills and other questions
+    const fresh = (await loadNodeAkt(undefined, false, 'wasm')).backend;
+    expect(Array.from(await fresh.readout(await fresh.encode(Int32Array.of(5, 9, 5, 17), Int32Array.of(3, 0, 8, 0), Int32Array.of(1, 1, 0, 1)), 4, ...set(123)))).toEqual(Array.from(other));
+    await expect(backend.readout(cache, 4, Int32Array.of(1, 2), Int32Array.of(0))).rejects.toThrow(/2 candidate skills but 1 questions/);
   });
 });

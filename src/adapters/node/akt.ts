@@ -84,7 +84,16 @@ function readModel(dir: string, withFull: boolean): { meta: AktMeta; graphs: Gra
     if (!g?.[k]) throw new SimError('TRACER_FAILED', `cannot load the AKT model: ${resolve(dir, 'meta.json')} lists no "${k}" graph`);
   }
   // A graph meta.json lists must load: no silent fallback to re-encoding when append is missing.
-  return { meta, graphs: { encode: read(g.encode!.file), readout: read(g.readout!.file), ...(g.append ? { append: read(g.append.file) } : {}), ...(withFull ? { full: read(g.full!.file) } : {}) } };
+  return {
+    meta,
+    graphs: {
+      encode: read(g.encode!.file),
+      readout: read(g.readout!.file),
+      ...(g.append ? { append: read(g.append.file) } : {}),
+      ...(g.candidates ? { candidates: read(g.candidates.file) } : {}),
+      ...(withFull ? { full: read(g.full!.file) } : {}),
+    },
+  };
 }
 
 /** onnxruntime-node, or an error that says what failed (a missing binary, another platform). */

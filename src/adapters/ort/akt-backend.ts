@@ -14,12 +14,14 @@ export interface AktGraphs {
   readout: Uint8Array;
   /** Extends an encoding by one row; without it every new history is encoded whole. */
   append?: Uint8Array;
+  /** What a readout computes from its candidates alone (format educlaw-akt-onnx/3; the readout needs it). */
+  candidates?: Uint8Array;
   /** The plain forward graph, for evaluation; optional for simulation. */
   full?: Uint8Array;
 }
 
 /**
- * A history's cache as the graphs of format educlaw-akt-onnx/2 keep it (training/akt/onnx_graphs.py):
+ * A history's cache as the graphs of format educlaw-akt-onnx/2 and 3 keep it (training/akt/onnx_graphs.py):
  * encode's outputs by name, one tensor per slice and per head, cache_i and ke_i [1, H, length, d_k].
  * The readout and append take the ones they name as inputs as they are.
  */
@@ -31,6 +33,12 @@ interface OrtCache extends AktCache {
 
 /** The cache tensors' names: encode's outputs, `cache_<i>` and `ke_<i>`. */
 const CACHE_NAME = /^(cache|ke)_(\d+)$/;
+/** The readout's inputs that depend on the history's length alone (format 3). */
+const READ_ROOTS = ['root_self', 'root_hist'] as const;
+/** The append's inputs besides the cache (format 3). */
+const APPEND_ROW = ['distances', 'skill', 'question', 'response'] as const;
+/** Candidate sets whose terms the backend keeps (their readouts skip the candidates graph). */
+const CANDIDATE_SETS = 128;
 
 export interface OrtAktBackend extends AktBackend {
   /** All rows' predictions for a batch of right-padded sequences [B, L] (evaluation). */
@@ -49,6 +57,8 @@ export async function createOrtAktBackend(ort: Ort, graphs: AktGraphs, execution
   const read = await ort.InferenceSession.create(graphs.readout, opts);
   const full = graphs.full ? await ort.InferenceSession.create(graphs.full, opts) : null;
   const app = graphs.append ? await ort.InferenceSession.create(graphs.append, opts) : null;
+  const cand = graphs.candidates ? await ort.InferenceSession.create(graphs.candidates, opts) : null;
+  const releaseAll = () => Promise.all([enc.release(), read.release(), full?.release(), app?.release(), cand?.release()]);
   const i32 = (a: Int32Array, dims: number[]) => new ort.Tensor('int32', a, dims);
   // The cache layout: encode's outputs are the cache tensors; the readout and append read the ones
   // they name. A model of format 1 (one stacked `cache` tensor) is refused with what to do.
@@ -56,14 +66,27 @@ export async function createOrtAktBackend(ort: Ort, graphs: AktGraphs, execution
   const readNames = read.inputNames.filter((n) => CACHE_NAME.test(n));
   const appNames = app ? app.inputNames.filter((n) => CACHE_NAME.test(n)) : [];
   const reexport = 're-export the model (training/akt/export_onnx.py --update-graphs)';
+  // Format 3: the readout takes the candidates graph's outputs and the length's roots; append its distances.
+  const termNames = cand ? cand.outputNames : [];
+  const known = (n: string, extra: readonly string[]) => CACHE_NAME.test(n) || extra.includes(n);
   const wrong =
     cacheNames.length !== enc.outputNames.length || cacheNames.length === 0
-      ? `the AKT encode graph's outputs (${enc.outputNames.join(', ')}) are not the per-head cache of format educlaw-akt-onnx/2 (cache_0.., ke_0..): ${reexport}`
+      ? `the AKT encode graph's outputs (${enc.outputNames.join(', ')}) are not the per-head cache of format educlaw-akt-onnx/2 or 3 (cache_0.., ke_0..): ${reexport}`
       : read.inputNames.includes('hist_len')
         ? `the AKT readout graph takes hist_len (a padded history, exported before the readout read every cached row): ${reexport}`
-        : [...readNames, ...appNames].filter((n) => !cacheNames.includes(n)).map((n) => `the AKT graphs disagree: "${n}" is an input but not an output of encode`)[0];
+        : read.inputNames.includes('cand_skills')
+          ? `the AKT readout graph takes cand_skills (format educlaw-akt-onnx/2, before the candidates graph): ${reexport}`
+          : !cand
+            ? 'the AKT readout graph takes the candidates\' terms, but no candidates graph (akt_candidates.onnx) was given'
+            : (app && !app.inputNames.includes('distances')
+                ? ['the AKT append graph takes no "distances" (exported before format educlaw-akt-onnx/3): ' + reexport]
+                : [
+                    ...read.inputNames.filter((n) => !known(n, [...READ_ROOTS, ...termNames])).map((n) => `the AKT readout graph takes "${n}", which neither encode nor the candidates graph gives`),
+                    ...(app ? app.inputNames : []).filter((n) => !known(n, APPEND_ROW)).map((n) => `the AKT append graph takes "${n}", which this backend does not know`),
+                    ...[...readNames, ...appNames].filter((n) => !cacheNames.includes(n)).map((n) => `the AKT graphs disagree: "${n}" is an input but not an output of encode`),
+                  ])[0];
   if (wrong) {
-    await Promise.all([enc.release(), read.release(), full?.release(), app?.release()]);
+    await releaseAll();
     throw new Error(wrong);
   }
   // Where each cache tensor's new row sits in append's outputs: cache_i in cache_row[:, i], ke_i in ke_row[:, i].
@@ -72,6 +95,43 @@ export async function createOrtAktBackend(ort: Ort, graphs: AktGraphs, execution
     return { name: n, output: kind === 'cache' ? ('cache_row' as const) : ('ke_row' as const), index: Number(i) };
   });
   const feedsOf = (c: OrtCache, names: readonly string[]) => Object.fromEntries(names.map((n) => [n, c.tensors[n]!]));
+  const f32 = (a: Float32Array, dims: number[]) => new ort.Tensor('float32', a, dims);
+  // What depends on the history's length alone, made once per length (at most max_history + 2 of
+  // them): sqrt(L - j) and L - j of integers, which a Float32Array rounds as a float32 Sqrt does
+  // (an integer's square root in double, rounded once to float32, is the correctly rounded float32 root).
+  const byLength = new Map<number, { root_self: OrtTypes.Tensor; root_hist: OrtTypes.Tensor; distances: OrtTypes.Tensor }>();
+  const lengthTerms = (L: number) => {
+    let t = byLength.get(L);
+    if (!t) {
+      const roots = (n: number) => Float32Array.from({ length: n }, (_, j) => Math.sqrt(L - j)); // j = L gives sqrt(0) = 0: the candidate itself
+      t = {
+        root_self: f32(roots(L + 1), [1, 1, L + 1, 1]),
+        root_hist: f32(roots(L), [1, 1, L, 1]),
+        distances: f32(Float32Array.from({ length: L + 1 }, (_, j) => L - j), [1, 1, 1, L + 1]),
+      };
+      byLength.set(L, t);
+    }
+    return t;
+  };
+  // The candidates graph's outputs per candidate set, most recently used last. A run reads few sets
+  // (the course's skills, all skills, the items it asks about: 63 sets in two 30-day runs of the
+  // default scenario), so most readouts skip that graph. A Map in insertion order is the LRU;
+  // a promise per set so concurrent readouts of a new set run the graph once.
+  const terms = new Map<string, Promise<Record<string, OrtTypes.Tensor>>>();
+  const termsOf = (candSkills: Int32Array, candQuestions: Int32Array): Promise<Record<string, OrtTypes.Tensor>> => {
+    const key = `${candSkills.join(',')}|${candQuestions.join(',')}`;
+    let t = terms.get(key);
+    if (t) {
+      terms.delete(key);
+    } else {
+      const C = candSkills.length;
+      t = serial(() => cand!.run({ cand_skills: i32(candSkills, [1, C]), cand_questions: i32(candQuestions, [1, C]) })) as Promise<Record<string, OrtTypes.Tensor>>;
+      t.catch(() => terms.get(key) === t && terms.delete(key));
+      if (terms.size >= CANDIDATE_SETS) terms.delete(terms.keys().next().value!);
+    }
+    terms.set(key, t);
+    return t;
+  };
   // A cache tensor of the same heads and width with no rows: the empty history as the readout takes it.
   const emptyLike = (t: OrtTypes.Tensor) => new ort.Tensor('float32', new Float32Array(0), [1, t.dims[1]!, 0, t.dims[3]!]);
 
@@ -125,7 +185,7 @@ export async function createOrtAktBackend(ort: Ort, graphs: AktGraphs, execution
           async append(cache: AktCache, skill: number, question: number, response: number): Promise<OrtCache> {
             const c = live(cache, 'append');
             const one = (v: number) => i32(Int32Array.of(v), [1, 1]);
-            const out = await serial(() => app.run({ ...feedsOf(c, appNames), skill: one(skill), question: one(question), response: one(response) }));
+            const out = await serial(() => app.run({ ...feedsOf(c, appNames), distances: lengthTerms(c.length).distances, skill: one(skill), question: one(question), response: one(response) }));
             if (!out.cache_row || !out.ke_row) throw new Error('AKT append graph has no "cache_row" / "ke_row" output');
             const rows = { cache_row: (await out.cache_row.getData()) as Float32Array, ke_row: (await out.ke_row.getData()) as Float32Array };
             const tensors: Record<string, OrtTypes.Tensor> = {};
@@ -149,12 +209,11 @@ export async function createOrtAktBackend(ort: Ort, graphs: AktGraphs, execution
       // The readout reads every cached row (no padding, no mask): histLen is the cache's length, or
       // 0 for the empty history (encoded as one padding row), which it reads as tensors of length 0.
       if (histLen !== c.length && histLen !== 0) throw new Error(`AKT readout: a history of ${histLen} rows over a cache of ${c.length}; the readout reads every cached row`);
+      if (candQuestions.length !== C) throw new Error(`AKT readout: ${C} candidate skills but ${candQuestions.length} questions`);
       const feeds = histLen === 0 ? Object.fromEntries(readNames.map((n) => [n, emptyLike(c.tensors[n]!)])) : feedsOf(c, readNames);
-      const out = await serial(() => read.run({
-        ...feeds,
-        cand_skills: i32(candSkills, [1, C]),
-        cand_questions: i32(candQuestions, [1, C]),
-      }));
+      const { root_self, root_hist } = lengthTerms(histLen);
+      const cands = await termsOf(candSkills, candQuestions);
+      const out = await serial(() => read.run({ ...feeds, root_self, root_hist, ...cands }));
       const p = out.p_correct;
       if (!p) throw new Error('AKT readout graph has no "p_correct" output');
       return (await p.getData()) as Float32Array;
@@ -175,7 +234,7 @@ export async function createOrtAktBackend(ort: Ort, graphs: AktGraphs, execution
       return (await p.getData()) as Float32Array;
     },
     async release() {
-      await Promise.all([enc.release(), read.release(), full?.release(), app?.release()]);
+      await releaseAll();
     },
   };
 }
