@@ -14,7 +14,7 @@ export * from './engine/index';
 export { SimulatedLearner, type SimulatedLearnerOptions } from './learner/simulated';
 export { BktTracer, type BktParamsFile } from './learner/kt/bkt';
 export { AktTracer, type AktMeta, type AktBackend, type AktCache } from './learner/kt/akt';
-export { masteryQueries, type KnowledgeTracer, type Interaction, type Query, type TracerInfo, type LoadProgress } from './learner/kt/types';
+export { masteryQueries, type KnowledgeTracer, type Interaction, type PredictOptions, type Query, type TracerInfo, type LoadProgress } from './learner/kt/types';
 export { HELP_TEMPLATES, TemplateVoice, type StudentVoice, type ReplyRequest } from './learner/voice';
 export { chooseSeed, unpackHistory, type PersonaSeedFile, type AbilityLevel } from './learner/seeds';
 export { loadBktParams, loadPersonaSeeds, loadBktTracer, questionLevels } from './data/index';

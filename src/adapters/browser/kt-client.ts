@@ -1,5 +1,5 @@
 import * as Comlink from 'comlink';
-import type { Interaction, KnowledgeTracer, LoadProgress, Query } from '../../core/index';
+import type { Interaction, KnowledgeTracer, LoadProgress, PredictOptions, Query } from '../../core/index';
 import type { LoadedTracer, RuntimeChoice, TracerService } from './kt.worker';
 import { HistorySender } from './history-sync';
 
@@ -25,9 +25,9 @@ export async function createWorkerTracer(name: string, onProgress?: (p: LoadProg
   return {
     info: loaded.info,
     loaded,
-    predict: (history: readonly Interaction[], queries: readonly Query[]) => {
+    predict: (history: readonly Interaction[], queries: readonly Query[], opts?: PredictOptions) => {
       const { base, rows } = sender.delta(history);
-      return remote.predictFrom(base, rows, queries as Query[]).catch((e: unknown) => {
+      return remote.predictFrom(base, rows, queries as Query[], opts?.also ? [...opts.also] : []).catch((e: unknown) => {
         sender.reset();
         throw e;
       });

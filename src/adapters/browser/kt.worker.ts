@@ -97,11 +97,11 @@ export class TracerService {
   /** The history the page has sent, rebuilt from the rows it adds at each call (history-sync.ts). */
   readonly #history = new HistoryReceiver();
 
-  /** predict() over the page's history: its first `base` rows are the ones this worker holds, then `rows`. */
-  async predictFrom(base: number, rows: Interaction[], queries: Query[]): Promise<number[]> {
+  /** predict() over the page's history: its first `base` rows are the ones this worker holds, then `rows`; `also` as PredictOptions.also. */
+  async predictFrom(base: number, rows: Interaction[], queries: Query[], also: Query[] = []): Promise<number[]> {
     if (!this.#tracer) throw new SimError('TRACER_FAILED', 'tracer not loaded: call load() first');
     const history = this.#history.apply(base, rows);
-    return (await this.#tracer).tracer.predict(history, queries);
+    return (await this.#tracer).tracer.predict(history, queries, also.length > 0 ? { also } : undefined);
   }
 }
 

@@ -28,7 +28,7 @@ export class TracerPool {
     const free = this.#idle.get(name)?.pop();
     if (free) clearTimeout(free.timer);
     const t = free?.t ?? (await this.#create(name, onProgress));
-    return { info: t.info, loaded: t.loaded, predict: (h, q) => t.predict(h, q), dispose: () => t.dispose(), reused: free !== undefined, worker: t };
+    return { info: t.info, loaded: t.loaded, predict: (h, q, o) => t.predict(h, q, o), dispose: () => t.dispose(), reused: free !== undefined, worker: t };
   }
 
   release(p: PooledTracer): void {

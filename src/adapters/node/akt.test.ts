@@ -7,9 +7,11 @@
 import { describe, expect, it, beforeAll } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { importOrt, loadNodeAkt } from './akt';
-import type { AktTracer } from '../../core/learner/kt/akt';
+import { AktTracer } from '../../core/learner/kt/akt';
 import { createOrtAktBackend, type OrtAktBackend } from '../ort/akt-backend';
-import { loadPersonaSeeds, masteryQueries, unpackHistory, type Interaction } from '../../core/index';
+import { executeRun, loadPersonaSeeds, masteryQueries, runRecord, toJsonl, unpackHistory, type Interaction } from '../../core/index';
+import { loadScenarioFile } from './files';
+import { nodeRunEnv } from './run-env';
 
 interface FullCase { name: string; lengths: number[]; skills: number[][]; questions: number[][]; responses: number[][]; p_correct: number[][] }
 interface ReadoutCase { name: string; hist_len: number[]; skills: number[][]; questions: number[][]; responses: number[][]; cand_skills: number[][]; cand_questions: number[][]; p_readout: number[][]; p_full_last_row: number[][] }
@@ -126,9 +128,11 @@ describe('AKT (ONNX, Node wasm)', () => {
     // A copy of the same history (a day without answers) and the same candidates: no readout.
     expect(await tracer.predict([...h], all)).toEqual(first);
     expect([tracer.counters.readouts - r0, tracer.counters.readoutHits - hits0]).toEqual([0, 1]);
+    // Some of the candidates read: from the memo too, the same bits (wasm readouts are separable).
+    expect(await tracer.predict(h, all.slice(0, 5))).toEqual(first.slice(0, 5));
+    expect(tracer.counters.readouts - r0).toBe(0);
     // Other candidates, or one more answer: computed again.
-    const some = await tracer.predict(h, all.slice(0, 5));
-    expect(maxDiff(some, first.slice(0, 5))).toBeLessThanOrEqual(1e-6);
+    await tracer.predict(h, [{ skill: 5, question: 17, level: 0 }]);
     const longer = await tracer.predict([...h, { skill: 87, question: 0, correct: true }], all);
     expect(longer).not.toEqual(first);
     expect(tracer.counters.readouts - r0).toBe(2);
@@ -150,7 +154,7 @@ describe('AKT (ONNX, Node wasm)', () => {
     expect(await tracer.predict([...h], all)).toEqual(b1);
     expect([tracer.counters.readouts - r0, tracer.counters.readoutHits - hits0]).toEqual([0, 2]);
     // It holds four: after four other candidate sets the first is computed again (equal numbers).
-    for (let k = 1; k <= 4; k++) await tracer.predict(h, all.slice(0, k));
+    for (let k = 1; k <= 4; k++) await tracer.predict(h, [{ skill: k, question: 100 + k, level: 0 }]);
     expect(tracer.counters.readouts - r0).toBe(4);
     expect(await tracer.predict(h, probes)).toEqual(p1);
     expect(tracer.counters.readouts - r0).toBe(5);
@@ -255,6 +259,52 @@ describe('AKT (ONNX, Node wasm)', () => {
     await expect(createOrtAktBackend(ort, { ...graphs, candidates: read('akt_encode.onnx') }, ['wasm'])).rejects.toThrow(
       /the AKT readout graph takes "cand_x", which neither encode nor the candidates graph gives/,
     );
+  });
+
+  it('is separable on wasm: a candidate gives the same bits alone and among others (what PredictOptions.also relies on)', async () => {
+    expect(backend.separable).toBe(true);
+    let seed = 11;
+    const rnd = (n: number) => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff), seed % n);
+    for (const L of [0, 1, 37, 199]) {
+      const n = Math.max(L, 1);
+      const cache = await backend.encode(Int32Array.from({ length: n }, () => 1 + rnd(110)), Int32Array.from({ length: n }, () => (L ? 1 + rnd(16000) : 0)), Int32Array.from({ length: n }, () => rnd(2)));
+      for (const C of [2, 6, 111]) {
+        const cs = Int32Array.from({ length: C }, () => 1 + rnd(110));
+        const cq = Int32Array.from({ length: C }, () => (rnd(3) ? 1 + rnd(16000) : 0));
+        const all = await backend.readout(cache, L, cs, cq);
+        for (let k = 0; k < C; k += C > 10 ? 9 : 1) expect((await backend.readout(cache, L, cs.subarray(k, k + 1), cq.subarray(k, k + 1)))[0], `L ${L}, candidate ${k} of ${C}`).toBe(all[k]);
+      }
+    }
+  });
+
+  it('reads the queries it is told come next with the ones asked, and answers them from memory, with the numbers a fresh tracer gives', async () => {
+    const seeds = await loadPersonaSeeds();
+    const h = unpackHistory(seeds.seeds[3]!.h).slice(0, 150);
+    const course = masteryQueries([12, 30, 44]);
+    const next = [{ skill: 30, question: 4021, level: 0 }, { skill: 7, question: 0, level: 0 }];
+    const fresh = async () => new AktTracer(backend, tracer.meta);
+    const t = await fresh();
+    expect(await t.predict(h, course, { also: next })).toEqual(await (await fresh()).predict(h, course));
+    const reads = t.counters.readouts;
+    expect(await t.predict(h, [next[0]!])).toEqual(await (await fresh()).predict(h, [next[0]!]));
+    expect(await t.predict(h, [next[1]!, course[0]!])).toEqual(await (await fresh()).predict(h, [next[1]!, course[0]!]));
+    expect(t.counters.readouts).toBe(reads); // both from the memo
+    // A backend whose readouts are not separable reads only what is asked.
+    const strict = new AktTracer({ ...backend, separable: false }, tracer.meta);
+    await strict.predict(h, course, { also: next });
+    await strict.predict(h, [next[0]!]);
+    expect(strict.counters.readouts).toBe(2);
+  });
+
+  it('a whole run reads the item tried next with the belief after each answer: the same trace, fewer readouts', { timeout: 60_000 }, async () => {
+    const scenario = loadScenarioFile('scenarios/fast-careless--after-school.yaml');
+    const record = runRecord({ scenario: { ...scenario, horizonDays: 6 }, tutor: { name: 'withholder', config: {} }, seed: 42 });
+    const runWith = async (t: AktTracer) => toJsonl((await executeRun(record, { ...nodeRunEnv({ ktRuntime: 'wasm' }), tracer: async () => t })).events);
+    const hinted = new AktTracer(backend, tracer.meta);
+    const strict = new AktTracer({ ...backend, separable: false }, tracer.meta);
+    expect(await runWith(hinted)).toBe(await runWith(strict));
+    expect(hinted.counters.readouts).toBeLessThan(strict.counters.readouts * 0.9);
+    expect(hinted.counters.readoutHits).toBeGreaterThan(strict.counters.readoutHits);
   });
 
   it("keeps the candidates' terms of recent candidate sets: a set read again, after others pushed it out, gives the same bits", async () => {

@@ -23,7 +23,7 @@ import { HELP_TEMPLATES, TemplateVoice, type StudentVoice } from './voice';
 import { INJECTION_TEMPLATES } from './extraction-attempts';
 import { FRUSTRATED_AT, clamp01, isEncouraging } from './affect';
 import { chooseSeed, type PersonaSeedFile } from './seeds';
-import { masteryQueries, type KnowledgeTracer, type TracerInfo } from './kt/types';
+import { masteryQueries, type KnowledgeTracer, type Query, type TracerInfo } from './kt/types';
 
 export interface SimulatedLearnerOptions {
   scenario: Scenario;
@@ -53,6 +53,8 @@ export class SimulatedLearner implements LearnerAgent {
   #session: { blockEnd: number; quitAt: number } | null = null;
   /** The item the learner has open. */
   #current: { item: Item; assignmentId: string | null; tries: number } | null = null;
+  /** Set while an answer is being submitted: the query of the item likely tried next (#likelyNext). */
+  #likely: Query | null = null;
 
   constructor(o: SimulatedLearnerOptions) {
     this.#scenario = o.scenario;
@@ -172,7 +174,14 @@ export class SimulatedLearner implements LearnerAgent {
     current.tries++;
     const write = this.#attempts && !m.guess ? this.#writer(item, io) : undefined;
     const out = await learner.attempt(item, { guess: m.guess, ...(write ? { write } : {}) });
-    await io.submit({ item, assignmentId: m.assignmentId, ...out });
+    // The belief read after this answer also reads the item the learner will most likely try
+    // next, over the same history, so a tracer can answer that try from memory (PredictOptions).
+    this.#likely = this.#likelyNext(io, item, out.correct, current.tries);
+    try {
+      await io.submit({ item, assignmentId: m.assignmentId, ...out });
+    } finally {
+      this.#likely = null;
+    }
     if (out.correct) {
       learner.consecutiveFailures = 0;
       learner.frustration = clamp01(learner.frustration - p.frustrationReliefPerRight);
@@ -279,8 +288,10 @@ export class SimulatedLearner implements LearnerAgent {
   }
 
   async belief(skills: readonly number[]): Promise<number[]> {
+    const also = this.#likely;
+    this.#likely = null;
     try {
-      return await this.#kt.predict(this.#learner.history, masteryQueries(skills));
+      return await this.#kt.predict(this.#learner.history, masteryQueries(skills), also ? { also: [also] } : undefined);
     } catch (e) {
       throw new RunStop('tracer_error', `tracer ${this.#kt.info.name} failed: ${errorMessage(e)}`);
     }
@@ -297,6 +308,24 @@ export class SimulatedLearner implements LearnerAgent {
     const by = p.helpTemplatesByMoment;
     if (by.whenFrustrated && this.#learner.frustration >= FRUSTRATED_AT) return by.whenFrustrated;
     return by[moment] ?? p.helpTemplates;
+  }
+
+  /**
+   * The item the learner will most likely try next, as a tracer query, read without drawing from
+   * any stream or changing state: the same item after a wrong try with tries left, else the next
+   * assigned item #pickWork would open (self-practice is a random pick: none). Only a hint: the
+   * tutor's turn may change the work, and nothing depends on the guess being right.
+   */
+  #likelyNext(io: LearnerIo, item: Item, correct: boolean, tries: number): Query | null {
+    const q = (x: Item): Query => ({ skill: x.skillId, question: x.questionRef, level: x.level });
+    const maxTries = this.#persona.maxAttemptsPerItem;
+    if (!correct) return tries < maxTries ? q(item) : null;
+    const lms = io.lms;
+    const open = lms.openAssignments().slice().sort((a, b) => (a.dueAt ?? Infinity) - (b.dueAt ?? Infinity) || a.postedAt - b.postedAt);
+    for (const a of open) {
+      for (const id of a.itemIds) if (id !== item.id && !lms.itemDone(a.id, id, maxTries)) return q(io.itemOf(id));
+    }
+    return null;
   }
 
   #pickWork(io: LearnerIo): { item: Item; assignmentId: string | null } | null {

@@ -6,7 +6,7 @@
  * candidate per skill. The backend (onnxruntime-web in a worker or in Node) lives in the
  * adapters; this class owns windowing, caching and the query mapping, and is pure.
  */
-import type { Interaction, KnowledgeTracer, Query, TracerInfo } from './types';
+import type { Interaction, KnowledgeTracer, PredictOptions, Query, TracerInfo } from './types';
 import { SimError } from '../../errors';
 
 /** The parts of public/models/akt/meta.json the tracer needs. */
@@ -38,6 +38,13 @@ export interface AktBackend {
   append?(cache: AktCache, skill: number, question: number, response: number): Promise<AktCache>;
   /** P(correct) for each candidate as the next row after the cached history. */
   readout(cache: AktCache, histLen: number, candSkills: Int32Array, candQuestions: Int32Array): Promise<Float32Array>;
+  /**
+   * True when a candidate's P(correct) is the same bits whichever candidates are read with it
+   * (onnxruntime-web's wasm kernels; not onnxruntime-node's, whose products of one row and of
+   * several round differently). Then the tracer reads likely next queries with the ones asked
+   * (PredictOptions.also) and answers them later from its memo.
+   */
+  readonly separable?: boolean;
   /**
    * Optional: the caller will never pass `cache` again, so its memory may serve a later cache.
    * Any later use of it must fail loudly. The tracer calls it only for caches nobody can reach.
@@ -183,17 +190,10 @@ export class AktTracer implements KnowledgeTracer {
     pc.then((c) => this.#backend.recycle!(c), () => undefined);
   }
 
-  async predict(history: readonly Interaction[], queries: readonly Query[]): Promise<number[]> {
+  async predict(history: readonly Interaction[], queries: readonly Query[], opts?: PredictOptions): Promise<number[]> {
     if (queries.length === 0) return [];
     const w = this.window(history);
-    const cs = new Int32Array(queries.length);
-    const cq = new Int32Array(queries.length);
-    queries.forEach((q, i) => {
-      if (q.skill < 1 || q.skill > this.meta.n_skills) throw new SimError('TRACER_FAILED', `query ${i}: skill ${q.skill} is outside the model's 1..${this.meta.n_skills}`);
-      cs[i] = q.skill;
-      // A linked real question carries its learned difficulty; 0 asks for the skill's average item.
-      cq[i] = q.question >= 1 && q.question <= this.meta.n_questions ? q.question : 0;
-    });
+    const { cs, cq } = this.#candidates(queries, 'query');
     // Count this readout as a reader of its cache from the moment the cache is chosen, so that
     // the cache cannot be recycled while the readout waits for it or runs.
     const pc = this.#cacheFor(w);
@@ -203,12 +203,37 @@ export class AktTracer implements KnowledgeTracer {
       this.counters.readoutHits++;
       return Array.from(hit.out);
     }
+    // A separable backend's readouts are the same bits in any company: a read that had these
+    // candidates among others answers them too, and likely next queries are read along now.
+    const separable = this.#backend.separable === true;
+    const within = separable && recent ? recent.map((r) => pick(r, cs, cq)).find((v) => v !== null) : undefined;
+    if (within) {
+      this.counters.readoutHits++;
+      return within;
+    }
+    const asked = cs.length;
+    let all = { cs, cq };
+    if (separable && opts?.also?.length) {
+      // The asked candidates first (their values are returned), then each new one of `also` once.
+      const more = this.#candidates(opts.also, 'also');
+      const have = new Set(Array.from(cs, (s, i) => pairKey(s, cq[i]!)));
+      const xs: number[] = [];
+      const xq: number[] = [];
+      more.cs.forEach((s, i) => {
+        const k = pairKey(s, more.cq[i]!);
+        if (have.has(k)) return;
+        have.add(k);
+        xs.push(s);
+        xq.push(more.cq[i]!);
+      });
+      if (xs.length > 0) all = { cs: Int32Array.from([...cs, ...xs]), cq: Int32Array.from([...cq, ...xq]) };
+    }
     this.#readers.set(pc, (this.#readers.get(pc) ?? 0) + 1);
     let out: Float32Array;
     try {
       const cache = await pc;
       this.counters.readouts++;
-      out = await this.#backend.readout(cache, w.length, cs, cq);
+      out = await this.#backend.readout(cache, w.length, all.cs, all.cq);
     } finally {
       const n = this.#readers.get(pc)! - 1;
       if (n > 0) this.#readers.set(pc, n);
@@ -217,8 +242,8 @@ export class AktTracer implements KnowledgeTracer {
         if (this.#doomed.delete(pc)) this.#release(pc);
       }
     }
-    if (out.length !== queries.length) throw new SimError('TRACER_FAILED', `AKT readout returned ${out.length} values for ${queries.length} queries`);
-    const values = Array.from(out, (p, i) => {
+    if (out.length !== all.cs.length) throw new SimError('TRACER_FAILED', `AKT readout returned ${out.length} values for ${all.cs.length} queries`);
+    const values = Array.from(out.subarray(0, asked), (p, i) => {
       if (!Number.isFinite(p)) throw new SimError('TRACER_FAILED', `AKT readout gave ${p} for query ${i}`);
       return p;
     });
@@ -227,9 +252,22 @@ export class AktTracer implements KnowledgeTracer {
       if (this.#recent?.pc !== pc) this.#recent = { pc, reads: [] };
       const reads = this.#recent.reads;
       if (reads.length >= RECENT_READS) reads.shift();
-      reads.push({ cs, cq, out: Float32Array.from(out) });
+      reads.push({ cs: all.cs, cq: all.cq, out: Float32Array.from(out) });
     }
     return values;
+  }
+
+  /** The readout's candidate ids of `queries` (`what` names them in errors). */
+  #candidates(queries: readonly Query[], what: string): { cs: Int32Array; cq: Int32Array } {
+    const cs = new Int32Array(queries.length);
+    const cq = new Int32Array(queries.length);
+    queries.forEach((q, i) => {
+      if (q.skill < 1 || q.skill > this.meta.n_skills) throw new SimError('TRACER_FAILED', `${what} ${i}: skill ${q.skill} is outside the model's 1..${this.meta.n_skills}`);
+      cs[i] = q.skill;
+      // A linked real question carries its learned difficulty; 0 asks for the skill's average item.
+      cq[i] = q.question >= 1 && q.question <= this.meta.n_questions ? q.question : 0;
+    });
+    return { cs, cq };
   }
 }
 
@@ -271,6 +309,22 @@ function samePrefix(a: Rows, b: Rows, n: number): boolean {
     if (a.skills[i] !== b.skills[i] || a.questions[i] !== b.questions[i] || a.responses[i] !== b.responses[i]) return false;
   }
   return true;
+}
+
+/** A candidate (skill, question) as one key. */
+const pairKey = (skill: number, question: number) => `${skill},${question}`;
+
+/** The values of candidates (cs, cq) from a read that had every one of them, or null. */
+function pick(r: { cs: Int32Array; cq: Int32Array; out: Float32Array }, cs: Int32Array, cq: Int32Array): number[] | null {
+  const at = new Map<string, number>();
+  r.cs.forEach((s, i) => at.set(pairKey(s, r.cq[i]!), i));
+  const out: number[] = [];
+  for (let i = 0; i < cs.length; i++) {
+    const j = at.get(pairKey(cs[i]!, cq[i]!));
+    if (j === undefined) return null;
+    out.push(r.out[j]!);
+  }
+  return out;
 }
 
 function sameInts(a: Int32Array, b: Int32Array): boolean {

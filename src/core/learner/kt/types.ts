@@ -43,13 +43,23 @@ export interface LoadProgress {
   text: string;
 }
 
+export interface PredictOptions {
+  /**
+   * Queries likely to be asked next over the same history (the item a learner is about to try).
+   * A tracer may read them together with `queries` and answer them from memory when they are
+   * asked; what predict() returns never depends on them.
+   */
+  also?: readonly Query[];
+}
+
 export interface KnowledgeTracer {
   readonly info: TracerInfo;
   /**
    * P(correct) for each query, given the history (oldest first). Pure: the same history and
-   * queries always give the same numbers. Implementations may cache by history prefix.
+   * queries always give the same numbers, whatever `opts` says. Implementations may cache by
+   * history prefix.
    */
-  predict(history: readonly Interaction[], queries: readonly Query[]): Promise<number[]>;
+  predict(history: readonly Interaction[], queries: readonly Query[], opts?: PredictOptions): Promise<number[]>;
 }
 
 /** Mastery queries for all skills 1..n: an average-difficulty item of each skill. */
