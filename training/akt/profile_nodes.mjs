@@ -75,7 +75,7 @@ function rng(seed) {
 }
 
 /**
- * Inputs of the step's graphs for model dir `dir`: { append, readout_all, readout_5, encode }
+ * Inputs of the step's graphs for model dir `dir`: { append, readout_all, readout_5, readout_1, encode }
  * (encode: the window after a slide, `length` - 15 rows).
  */
 async function stepInputs(ort, runtime, dir, length) {
@@ -120,6 +120,7 @@ async function stepInputs(ort, runtime, dir, length) {
     append: { graph: 'append', feeds: { ...cacheOf(prev, 'append'), ...distances, skill: one(skills[n - 1]), question: one(questions[n - 1]), response: one(responses[n - 1]) } },
     readout_all: { graph: 'readout', feeds: await cands(meta.n_skills) },
     readout_5: { graph: 'readout', feeds: await cands(5) },
+    readout_1: { graph: 'readout', feeds: await cands(1) }, // P(correct) of the item tried next: a run's most frequent call
     encode: { graph: 'encode', feeds: { skills: t(skills, n - 15), questions: t(questions, n - 15), responses: t(responses, n - 15) } },
     // What a readout of a candidate set not read before costs on top of the readout (format 3).
     ...(f3 ? { candidates_all: { graph: 'candidates', feeds: ids(meta.n_skills) }, candidates_5: { graph: 'candidates', feeds: ids(5) } } : {}),
