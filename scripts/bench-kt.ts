@@ -15,8 +15,9 @@
  * the app's `npm run build`) and serves it on 127.0.0.1:4179 (or --port).
  *
  * --runs N repeats the Node (native, wasm) and Chromium (wasm) measurements N times, alternating,
- * and prints the median and range of each per-answer figure: timings on a shared machine move by a
- * third from one run to the next. WebGPU runs once (it is slow on a software adapter), or not with
+ * and prints the median and range of each per-answer figure and of each run's ratio to its own
+ * floor (the MatMul rate is measured in every run, just before its figures): timings on a shared
+ * machine move by a third from one run to the next. WebGPU runs once (it is slow on a software adapter), or not with
  * --no-webgpu.
  */
 import { spawnSync } from 'node:child_process';
@@ -100,14 +101,21 @@ sys.stdout.buffer.write(model.SerializeToString())
   if (r.status !== 0) return `not measured: /usr/bin/python3 with onnx and numpy could not build the MatMul graph (${(r.stderr?.toString() || r.error?.message || '').trim().split('\n').pop()})`;
   return new Uint8Array(r.stdout);
 })();
-const rates: Record<string, { gflops: number; ms: number; flops: number } | string> = {};
+/**
+ * The MatMul rate of each runtime, one per run, measured in the same run as that run's figures
+ * (just before them), so that each ratio sets a figure against the rate of the same moment: on a
+ * shared machine both move together with the load, and a best rate set against median figures
+ * would overstate the ratio.
+ */
+const rates: Record<string, { gflops: number; ms: number; flops: number }[] | string> = {};
+const addRate = (key: string, res: { gflops: number; ms: number; flops: number }) => {
+  const list = rates[key];
+  rates[key] = [...(typeof list === 'object' ? list : []), res];
+};
 const gemmIn = async (key: string, rt: KtRuntime) => {
   if (typeof gemmModel === 'string') return void (rates[key] = gemmModel);
   try {
-    const res = await gemmRate(await importOrt(rt), gemmModel, GEMM, rt === 'native' ? ['cpu'] : ['wasm'], rt === 'native' ? { ...NATIVE_SESSION } : {});
-    // Keep the best of --runs: the rate the machine can reach, not the noise of a busy moment.
-    const old = rates[key];
-    if (typeof old !== 'object' || res.gflops > old.gflops) rates[key] = res;
+    addRate(key, await gemmRate(await importOrt(rt), gemmModel, GEMM, rt === 'native' ? ['cpu'] : ['wasm'], rt === 'native' ? { ...NATIVE_SESSION } : {}));
   } catch (e) {
     rates[key] = `failed: ${errorMessage(e)}`;
   }
@@ -157,8 +165,7 @@ if (browser) {
       const res = (await page.evaluate(() => (window as unknown as { __bench: unknown }).__bench)) as (AktBenchResult & { runtime: string; error?: string; sessionMs?: number; gemm?: { gflops: number; ms: number; flops: number } })[];
       for (const x of res) {
         if (x.gemm) {
-          const old = rates[CHROMIUM_WASM];
-          if (typeof old !== 'object' || x.gemm.gflops > old.gflops) rates[CHROMIUM_WASM] = x.gemm;
+          addRate(CHROMIUM_WASM, x.gemm);
           continue;
         }
         const where = `Chromium, ${x.runtime}${runs > 1 ? `, run ${r}` : ''}`;
@@ -200,27 +207,32 @@ if (torch && nodeWasm) console.log(`\nNode wasm / PyTorch (incremental): ${(node
 const anyR = [...perAnswer.values()][0]!.r;
 const M = (x: number) => `${(x / 1e6).toFixed(1)} MFLOP`;
 console.log(`\nWork per answer (matrix products of the graphs, from meta.json's dimensions: aktFlops in src/adapters/ort/akt-bench.ts): append one row to a ${anyR.history}-row window + read out all ${anyR.skills} skills = ${M(anyR.appendStepFlops)}; the per-answer path, mean over ${anyR.steadyAnswers} answers (encodes included) = ${M(anyR.steadyFlops)} with all skills, ${M(anyR.steadyCourseFlops)} with the ${anyR.courseSkills} course skills.`);
-console.log(`MatMul rate (a chain of ${GEMM.chain} MatMuls [${GEMM.m}, ${GEMM.k}] × [${GEMM.k}, ${GEMM.k}], ${M(2 * GEMM.m * GEMM.k * GEMM.k * GEMM.chain)} a run, built with onnx's Python helper; best of ${runs} run${runs > 1 ? 's' : ''}, each the median of 15):`);
-for (const [where, r] of Object.entries(rates)) console.log(`  ${where}: ${typeof r === 'string' ? r : `${r.gflops.toFixed(1)} GFLOP/s (${r.ms.toFixed(2)} ms a run)`}`);
 const med = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b), k = s.length >> 1;
   return s.length % 2 ? s[k]! : (s[k - 1]! + s[k]!) / 2;
 };
-const span = (xs: number[]) => (xs.length > 1 ? ` (${f(Math.min(...xs))}–${f(Math.max(...xs))})` : '');
-console.log(`\nPer answer against the floor (FLOPs / that runtime's MatMul rate); medians over ${runs} run${runs > 1 ? 's (range)' : ''}. Goals (issue 19): ≤ 2× the native floor in the CLI, ≤ 1.2× the wasm floor in the page.`);
+const span = (xs: number[], g: (x: number) => string = (x) => f(x)) => (xs.length > 1 ? ` (${g(Math.min(...xs))}–${g(Math.max(...xs))})` : '');
+console.log(`MatMul rate (a chain of ${GEMM.chain} MatMuls [${GEMM.m}, ${GEMM.k}] × [${GEMM.k}, ${GEMM.k}], ${M(2 * GEMM.m * GEMM.k * GEMM.k * GEMM.chain)} a run, built with onnx's Python helper; measured in each run just before its figures, each the median of 15; median over runs (range)):`);
+for (const [where, r] of Object.entries(rates)) {
+  const gs = typeof r === 'string' ? [] : r.map((x) => x.gflops);
+  console.log(`  ${where}: ${typeof r === 'string' ? r : `${med(gs).toFixed(1)} GFLOP/s${span(gs, (x) => x.toFixed(1))} (${med(r.map((x) => x.ms)).toFixed(2)} ms a run)`}`);
+}
+const x1 = (x: number) => `${x.toFixed(1)}×`;
+console.log(`\nPer answer against the floor (FLOPs / that runtime's MatMul rate in the same run); medians over ${runs} run${runs > 1 ? 's (range)' : ''}: the time, the floor, and the ratio of each run's time to its own floor. Goals (issue 19): ≤ 2× the native floor in the CLI, ≤ 1.2× the wasm floor in the page.`);
 console.log('\n| where | MatMul GFLOP/s | append + readout, all skills: ms / floor ms = ratio | per answer, all skills: ms / floor = ratio | per answer, course skills: ms / floor = ratio |');
 console.log('|---|---|---|---|---|');
 for (const [where, e] of perAnswer) {
   const rate = rates[where];
-  const g = typeof rate === 'object' ? rate.gflops : null;
+  const gs = typeof rate === 'object' ? rate.map((x) => x.gflops) : [];
   const cell = (xs: number[], flops: number) => {
     if (xs.length === 0) return '—';
     const m = med(xs)!;
-    if (g === null) return `${f(m)}${span(xs)} / no floor (${typeof rate === 'string' ? rate : 'no rate'})`;
-    const floor = flops / g / 1e6;
-    return `${f(m)}${span(xs)} / ${f(floor)} = ${(m / floor).toFixed(1)}×`;
+    if (gs.length !== xs.length) return `${f(m)}${span(xs)} / no floor (${typeof rate === 'string' ? rate : `${gs.length} rates for ${xs.length} runs`})`;
+    const floors = gs.map((g) => flops / g / 1e6);
+    const ratios = xs.map((x, i) => x / floors[i]!);
+    return `${f(m)}${span(xs)} / ${f(med(floors))} = ${x1(med(ratios))}${span(ratios, x1)}`;
   };
-  console.log(`| ${where} | ${g === null ? '—' : g.toFixed(1)} | ${cell(e.step, e.r.appendStepFlops)} | ${cell(e.all, e.r.steadyFlops)} | ${cell(e.course, e.r.steadyCourseFlops)} |`);
+  console.log(`| ${where} | ${gs.length ? `${med(gs).toFixed(1)}${span(gs, (x) => x.toFixed(1))}` : '—'} | ${cell(e.step, e.r.appendStepFlops)} | ${cell(e.all, e.r.steadyFlops)} | ${cell(e.course, e.r.steadyCourseFlops)} |`);
 }
 
 // Start-up of one sweep worker thread on each runtime: register tsx, import the runtime, create the

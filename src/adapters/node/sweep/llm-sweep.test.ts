@@ -50,6 +50,14 @@ const IDS = ['mini-3day__llm-reactive-m1__s1', 'mini-3day__llm-reactive-m1__s2',
 const sweep = (outDir: string, maxConcurrency: number, concurrency: number, extra: Partial<NodeSweepOptions> = {}) =>
   runNodeSweep({ files: [MINI_PATH], base: { horizonDays: 2 }, tutors: TUTORS, seeds: [1, 2], threads: 1, concurrency, outDir, llmConfig: [providerFile(maxConcurrency)], ...extra });
 const trace = (dir: string, id: string) => readFileSync(join(dir, 'traces', `${id}.jsonl`));
+/** Resolves once the server has had no request in flight and no new one for 200 ms. */
+async function quiet(): Promise<void> {
+  for (let seen = -1, still = 0; still < 4; ) {
+    await new Promise((r) => setTimeout(r, 50));
+    still = srv.requests.length === seen && inFlight === 0 ? still + 1 : 0;
+    seen = srv.requests.length;
+  }
+}
 
 let fresh: string;
 let freshCalls: number;
@@ -107,6 +115,9 @@ describe('LLM sweeps as async runs in one process', () => {
     }
     expect(kept).toBeGreaterThan(0);
 
+    // A call the stopped sweep sent just before the signal can reach this server (in this same
+    // process) after the sweep returned: let it land before counting what the resume asks.
+    await quiet();
     const before = srv.requests.length;
     const again = await sweep(out, 2, 2, { resume: true });
     expect(again.results.map((x) => [x.error, x.skipped ?? false, x.replayed > 0])).toEqual([
