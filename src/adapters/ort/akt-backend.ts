@@ -69,22 +69,22 @@ export async function createOrtAktBackend(ort: Ort, graphs: AktGraphs, execution
   // Format 3: the readout takes the candidates graph's outputs and the length's roots; append its distances.
   const termNames = cand ? cand.outputNames : [];
   const known = (n: string, extra: readonly string[]) => CACHE_NAME.test(n) || extra.includes(n);
-  const wrong =
-    cacheNames.length !== enc.outputNames.length || cacheNames.length === 0
-      ? `the AKT encode graph's outputs (${enc.outputNames.join(', ')}) are not the per-head cache of format educlaw-akt-onnx/2 or 3 (cache_0.., ke_0..): ${reexport}`
-      : read.inputNames.includes('hist_len')
-        ? `the AKT readout graph takes hist_len (a padded history, exported before the readout read every cached row): ${reexport}`
-        : read.inputNames.includes('cand_skills')
-          ? `the AKT readout graph takes cand_skills (format educlaw-akt-onnx/2, before the candidates graph): ${reexport}`
-          : !cand
-            ? 'the AKT readout graph takes the candidates\' terms, but no candidates graph (akt_candidates.onnx) was given'
-            : (app && !app.inputNames.includes('distances')
-                ? ['the AKT append graph takes no "distances" (exported before format educlaw-akt-onnx/3): ' + reexport]
-                : [
-                    ...read.inputNames.filter((n) => !known(n, [...READ_ROOTS, ...termNames])).map((n) => `the AKT readout graph takes "${n}", which neither encode nor the candidates graph gives`),
-                    ...(app ? app.inputNames : []).filter((n) => !known(n, APPEND_ROW)).map((n) => `the AKT append graph takes "${n}", which this backend does not know`),
-                    ...[...readNames, ...appNames].filter((n) => !cacheNames.includes(n)).map((n) => `the AKT graphs disagree: "${n}" is an input but not an output of encode`),
-                  ])[0];
+  const problem = (): string | undefined => {
+    if (cacheNames.length !== enc.outputNames.length || cacheNames.length === 0) {
+      return `the AKT encode graph's outputs (${enc.outputNames.join(', ')}) are not the per-head cache of format educlaw-akt-onnx/2 or 3 (cache_0.., ke_0..): ${reexport}`;
+    }
+    if (read.inputNames.includes('hist_len')) return `the AKT readout graph takes hist_len (a padded history, exported before the readout read every cached row): ${reexport}`;
+    if (read.inputNames.includes('cand_skills')) return `the AKT readout graph takes cand_skills (format educlaw-akt-onnx/2, before the candidates graph): ${reexport}`;
+    if (!cand) return "the AKT readout graph takes the candidates' terms, but no candidates graph (akt_candidates.onnx) was given";
+    if (app && !app.inputNames.includes('distances')) return `the AKT append graph takes no "distances" (exported before format educlaw-akt-onnx/3): ${reexport}`;
+    const unknownRead = read.inputNames.find((n) => !known(n, [...READ_ROOTS, ...termNames]));
+    if (unknownRead) return `the AKT readout graph takes "${unknownRead}", which neither encode nor the candidates graph gives`;
+    const unknownApp = app?.inputNames.find((n) => !known(n, APPEND_ROW));
+    if (unknownApp) return `the AKT append graph takes "${unknownApp}", which this backend does not know`;
+    const stray = [...readNames, ...appNames].find((n) => !cacheNames.includes(n));
+    return stray ? `the AKT graphs disagree: "${stray}" is an input but not an output of encode` : undefined;
+  };
+  const wrong = problem();
   if (wrong) {
     await releaseAll();
     throw new Error(wrong);
@@ -113,6 +113,18 @@ export async function createOrtAktBackend(ort: Ort, graphs: AktGraphs, execution
     }
     return t;
   };
+  // A cache tensor of the same heads and width with no rows: the empty history as the readout takes it.
+  const emptyLike = (t: OrtTypes.Tensor) => new ort.Tensor('float32', new Float32Array(0), [1, t.dims[1]!, 0, t.dims[3]!]);
+
+  // onnxruntime-web's wasm backend cannot run sessions concurrently (overlapping runs fail with
+  // "Reading data from non-tensor typed value"), so every run waits for the one before it.
+  // A promise chain of three lines does this; a queue library would add nothing.
+  let last: Promise<unknown> = Promise.resolve();
+  const serial = <T>(run: () => Promise<T>): Promise<T> => {
+    const r = last.then(run, run);
+    last = r.catch(() => undefined);
+    return r;
+  };
   // The candidates graph's outputs per candidate set, most recently used last. A run reads few sets
   // (the course's skills, all skills, the items it asks about: 63 sets in two 30-day runs of the
   // default scenario), so most readouts skip that graph. A Map in insertion order is the LRU;
@@ -131,18 +143,6 @@ export async function createOrtAktBackend(ort: Ort, graphs: AktGraphs, execution
     }
     terms.set(key, t);
     return t;
-  };
-  // A cache tensor of the same heads and width with no rows: the empty history as the readout takes it.
-  const emptyLike = (t: OrtTypes.Tensor) => new ort.Tensor('float32', new Float32Array(0), [1, t.dims[1]!, 0, t.dims[3]!]);
-
-  // onnxruntime-web's wasm backend cannot run sessions concurrently (overlapping runs fail with
-  // "Reading data from non-tensor typed value"), so every run waits for the one before it.
-  // A promise chain of three lines does this; a queue library would add nothing.
-  let last: Promise<unknown> = Promise.resolve();
-  const serial = <T>(run: () => Promise<T>): Promise<T> => {
-    const r = last.then(run, run);
-    last = r.catch(() => undefined);
-    return r;
   };
   const pool = new BufferPool();
   // The pool's buffers that each appended cache uses, until recycle() hands them back.
@@ -170,7 +170,7 @@ export async function createOrtAktBackend(ort: Ort, graphs: AktGraphs, execution
   };
   return {
     // onnxruntime-web's wasm kernels give a candidate the same bits alone or with others (checked
-    // for 1..111 candidates over histories of 0..199 rows in src/adapters/node/akt.test.ts);
+    // for sets of 2 to 111 candidates over histories of 0 to 199 rows in src/adapters/node/akt.test.ts);
     // onnxruntime-node's do not (a product of one row rounds differently from one of several).
     separable: executionProviders.length === 1 && executionProviders[0] === 'wasm',
     async encode(skills, questions, responses): Promise<OrtCache> {
