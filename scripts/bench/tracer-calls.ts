@@ -36,11 +36,11 @@ if (!Number.isInteger(rounds) || rounds < 1) throw new Error(`--rounds takes a w
 const loaded = await loadNodeAktBackend(undefined, false, runtime);
 const b = loaded.backend;
 type Stat = { calls: number; ms: number; sizes: Map<number, number> };
-type Stats = Record<'encode' | 'append' | 'readout', Stat>;
-const fresh = (): Stats => ({ encode: { calls: 0, ms: 0, sizes: new Map() }, append: { calls: 0, ms: 0, sizes: new Map() }, readout: { calls: 0, ms: 0, sizes: new Map() } });
+type Stats = Record<'encode' | 'append' | 'readout', Stat> & { sets: Set<string> };
+const fresh = (): Stats => ({ encode: { calls: 0, ms: 0, sizes: new Map() }, append: { calls: 0, ms: 0, sizes: new Map() }, readout: { calls: 0, ms: 0, sizes: new Map() }, sets: new Set() });
 /** The backend with its calls counted and timed into `stats`; `separable` as the variant says. */
 const instrumented = (stats: Stats, separable: boolean): AktBackend => {
-  const note = (k: keyof Stats, n: number, t0: number) => {
+  const note = (k: 'encode' | 'append' | 'readout', n: number, t0: number) => {
     const s = stats[k];
     s.calls++;
     s.ms += performance.now() - t0;
@@ -67,6 +67,7 @@ const instrumented = (stats: Stats, separable: boolean): AktBackend => {
       const t0 = performance.now();
       const out = await b.readout(c, l, cs, cq);
       note('readout', cs.length, t0);
+      stats.sets.add(`${cs.join(',')}|${cq.join(',')}`);
       return out;
     },
     ...(b.recycle ? { recycle: b.recycle } : {}),
@@ -103,6 +104,7 @@ variants.forEach((v, k) => {
     const sizes = [...s.sizes].sort((x, y) => x[0] - y[0]).map(([n, c]) => `${n}: ${c}`).join(', ');
     console.log(`  ${key.padEnd(8)} ${String(s.calls).padStart(5)} calls ${median(rs.map((r) => r.stats[key].ms)).toFixed(1).padStart(8)} ms (median)  (${key === 'readout' ? 'candidates' : 'rows'}: ${sizes})`);
   }
+  console.log(`  distinct candidate sets read: ${last.stats.sets.size}`);
   console.log('  tracer counters:', JSON.stringify(last.counters));
 });
 if (variants[0]!.separable) {
