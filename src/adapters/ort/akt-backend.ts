@@ -6,6 +6,7 @@
  */
 import type * as OrtTypes from 'onnxruntime-web';
 import type { AktBackend, AktCache } from '../../core/learner/kt/akt';
+import { Lru } from '../../core/index';
 
 type Ort = Pick<typeof OrtTypes, 'InferenceSession' | 'Tensor'>;
 
@@ -125,22 +126,18 @@ export async function createOrtAktBackend(ort: Ort, graphs: AktGraphs, execution
     last = r.catch(() => undefined);
     return r;
   };
-  // The candidates graph's outputs per candidate set, most recently used last. A run reads few sets
-  // (the course's skills, all skills, the items it asks about: 122 sets in 1044 readouts of a 30-day
-  // run of fast-careless--after-school, npm run bench:tracer-calls), so most readouts skip that graph. A Map in insertion order is the LRU;
-  // a promise per set so concurrent readouts of a new set run the graph once.
-  const terms = new Map<string, Promise<Record<string, OrtTypes.Tensor>>>();
+  // The candidates graph's outputs per candidate set. A run reads few sets (the course's skills, all
+  // skills, the items it asks about: 122 sets in 1044 readouts of a 30-day run of
+  // fast-careless--after-school, npm run bench:tracer-calls), so most readouts skip that graph. A
+  // promise per set, so concurrent readouts of a new set run the graph once; a failed one is forgotten.
+  const terms = new Lru<string, Promise<Record<string, OrtTypes.Tensor>>>(CANDIDATE_SETS);
   const termsOf = (candSkills: Int32Array, candQuestions: Int32Array): Promise<Record<string, OrtTypes.Tensor>> => {
     const key = `${candSkills.join(',')}|${candQuestions.join(',')}`;
-    let t = terms.get(key);
-    if (t) {
-      terms.delete(key);
-    } else {
-      const C = candSkills.length;
-      t = serial(() => cand!.run({ cand_skills: i32(candSkills, [1, C]), cand_questions: i32(candQuestions, [1, C]) })) as Promise<Record<string, OrtTypes.Tensor>>;
-      t.catch(() => terms.get(key) === t && terms.delete(key));
-      if (terms.size >= CANDIDATE_SETS) terms.delete(terms.keys().next().value!);
-    }
+    const hit = terms.get(key);
+    if (hit) return hit;
+    const C = candSkills.length;
+    const t = serial(() => cand!.run({ cand_skills: i32(candSkills, [1, C]), cand_questions: i32(candQuestions, [1, C]) })) as Promise<Record<string, OrtTypes.Tensor>>;
+    t.catch(() => terms.deleteIf(key, t));
     terms.set(key, t);
     return t;
   };

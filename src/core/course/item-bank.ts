@@ -5,6 +5,7 @@ import { skillInfo } from './skills';
 import { itemKey, itemProblems } from './validate';
 import { Rng, hashString } from '../rng';
 import { SimError } from '../errors';
+import { Lru } from '../lru';
 
 export interface ItemBankSpec {
   skills: readonly number[];
@@ -58,10 +59,9 @@ function generateValid(skill: number, level: Level, rng: Rng, avoid: Set<string>
  * depend on the seed alone), so a run with the same course and seed as an earlier one (every run
  * of a sweep's seed: the library's 55 scenarios share their course) reuses it: building one costs
  * tens of milliseconds, a good part of a short AKT run. Banks are frozen, so no run can change
- * one that another run holds. A Map in insertion order is the whole LRU; a library would add nothing.
+ * one that another run holds.
  */
-const BANKS = new Map<string, ItemBank>();
-const MAX_BANKS = 8;
+const BANKS = new Lru<string, ItemBank>(8);
 
 /**
  * Builds the practice bank and the held-out probe set for a course, deterministically from the
@@ -71,14 +71,9 @@ export function buildItemBank(spec: ItemBankSpec, rng: Rng, o: { cache?: boolean
   if (o.cache === false) return buildBank(spec, rng);
   const key = JSON.stringify([rng.seed, spec.skills, spec.itemsPerLevel, spec.probesPerSkill]);
   const hit = BANKS.get(key);
-  if (hit) {
-    BANKS.delete(key);
-    BANKS.set(key, hit);
-    return hit;
-  }
+  if (hit) return hit;
   const bank = buildBank(spec, rng);
   BANKS.set(key, bank);
-  if (BANKS.size > MAX_BANKS) BANKS.delete(BANKS.keys().next().value!);
   return bank;
 }
 

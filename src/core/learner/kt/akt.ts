@@ -71,7 +71,7 @@ export class AktTracer implements KnowledgeTracer {
    * items and then all skills at each day's end; after a day without answers both are the previous
    * day's readouts over the same history, so the memo keeps more than the last one.
    */
-  #recent: { pc: Promise<AktCache>; reads: { cs: Int32Array; cq: Int32Array; out: Float32Array }[] } | null = null;
+  #recent: { pc: Promise<AktCache>; reads: Read[] } | null = null;
   /** Encodes, appended rows, readouts done and readouts answered from the memo of recent ones (for benchmarks and tests). */
   readonly counters = { encodes: 0, appends: 0, readouts: 0, cacheHits: 0, readoutHits: 0 };
 
@@ -314,10 +314,17 @@ function samePrefix(a: Rows, b: Rows, n: number): boolean {
 /** A candidate (skill, question) as one key. */
 const pairKey = (skill: number, question: number) => `${skill},${question}`;
 
+/** A remembered readout: its candidates, what it returned, and (made at its first pick) where each candidate is. */
+interface Read {
+  cs: Int32Array;
+  cq: Int32Array;
+  out: Float32Array;
+  at?: Map<string, number>;
+}
+
 /** The values of candidates (cs, cq) from a read that had every one of them, or null. */
-function pick(r: { cs: Int32Array; cq: Int32Array; out: Float32Array }, cs: Int32Array, cq: Int32Array): number[] | null {
-  const at = new Map<string, number>();
-  r.cs.forEach((s, i) => at.set(pairKey(s, r.cq[i]!), i));
+function pick(r: Read, cs: Int32Array, cq: Int32Array): number[] | null {
+  const at = (r.at ??= new Map(Array.from(r.cs, (s, i) => [pairKey(s, r.cq[i]!), i])));
   const out: number[] = [];
   for (let i = 0; i < cs.length; i++) {
     const j = at.get(pairKey(cs[i]!, cq[i]!));
