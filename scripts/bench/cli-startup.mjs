@@ -7,7 +7,9 @@
  * - from the bundle (`node dist-cli/main.mjs`, built first by `npm run build:cli`), from the sources
  *   through tsx (`node --import tsx src/cli/main.ts`), through `npm run cli` (which picks the
  *   bundle), and, with --before <rev>, the sources of that revision through tsx (a copy made with
- *   `git archive` in a temporary directory, sharing node_modules and the model files).
+ *   `git archive` in a temporary directory, sharing node_modules and the model files);
+ * - for scale, in the same loop: `node -e 0` and `npm --version`, what a command pays before any
+ *   of the CLI's code runs (npm's share is what `npm run cli` adds to the bundle's start-up).
  *
  * Figures: docs/sweeps.md, "CLI start-up".
  */
@@ -42,21 +44,33 @@ const tasks = [
   { name: 'run, 3-day fixture, BKT', args: ['run', '--scenario', 'scenarios/fixtures/mini-3day.yaml', '--tutor', 'planner', '--seed', '1', '--quiet', '--out'], out: true },
   { name: 'run, default scenario, 1 day, AKT', args: ['run', '--tutor', 'planner', '--seed', '1', '--horizon', '1', '--quiet', '--out'], out: true },
 ];
+// What any command pays before the CLI's own code runs, timed in the same loop: node's start-up,
+// and npm's (which `npm run cli` adds on top of the bundle's).
+const bare = [
+  { name: "node's own start-up (node -e 0)", cmd: [process.execPath, '-e', '0'] },
+  { name: "npm's own start-up (npm --version)", cmd: ['npm', '--version'] },
+];
 const ms = new Map();
 let n = 0;
-for (let i = 0; i < runs; i++)
+const timeIt = (key, cmd, args, cwd) => {
+  const t0 = performance.now();
+  const r = spawnSync(cmd, args, { cwd, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+  const dt = performance.now() - t0;
+  if (r.status !== 0) throw new Error(`${key.replace('\u0000', ' ')}: exit ${r.status}: ${r.stderr}`);
+  ms.set(key, [...(ms.get(key) ?? []), dt]);
+};
+for (let i = 0; i < runs; i++) {
+  for (const b of bare) timeIt(b.name, b.cmd[0], b.cmd.slice(1), root);
   for (const t of tasks)
     for (const w of ways) {
       const args = [...w.cmd.slice(1), ...t.args, ...(t.out ? [join(out, `t${n++}.jsonl`)] : [])];
-      const t0 = performance.now();
-      const r = spawnSync(w.cmd[0], args, { cwd: w.cwd, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
-      const dt = performance.now() - t0;
-      if (r.status !== 0) throw new Error(`${w.name} ${t.name}: exit ${r.status}: ${r.stderr}`);
-      const k = `${t.name}\u0000${w.name}`;
-      ms.set(k, [...(ms.get(k) ?? []), dt]);
+      timeIt(`${t.name}\u0000${w.name}`, w.cmd[0], args, w.cwd);
     }
+}
 const med = (xs) => xs.slice().sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
+const fig = (xs) => `${(med(xs) / 1000).toFixed(2)} s (${(Math.min(...xs) / 1000).toFixed(2)}–${(Math.max(...xs) / 1000).toFixed(2)})`;
 console.log(`bench:cli: median of ${runs} runs each, interleaved; machine: ${availableParallelism()} CPUs (${cpus()[0]?.model ?? 'unknown'}), node ${process.version}`);
 console.log(`| command | ${ways.map((w) => w.name).join(' | ')} |`);
 console.log(`|---|${ways.map(() => '---:').join('|')}|`);
-for (const t of tasks) console.log(`| ${t.name} | ${ways.map((w) => { const xs = ms.get(`${t.name}\u0000${w.name}`); return `${(med(xs) / 1000).toFixed(2)} s (${(Math.min(...xs) / 1000).toFixed(2)}–${(Math.max(...xs) / 1000).toFixed(2)})`; }).join(' | ')} |`);
+for (const t of tasks) console.log(`| ${t.name} | ${ways.map((w) => fig(ms.get(`${t.name}\u0000${w.name}`))).join(' | ')} |`);
+console.log(`In the same loop, before any CLI code: ${bare.map((b) => `${b.name} ${fig(ms.get(b.name))}`).join('; ')}.`);
