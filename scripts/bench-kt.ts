@@ -4,7 +4,9 @@
  * (wasm; WebGPU where an adapter exists), next to PyTorch on the same machine; the model's FLOPs
  * per answer (from its dimensions: aktFlops in src/adapters/ort/akt-bench.ts), the matrix-product
  * rate each runtime reaches on this machine (a MatMul-only ONNX graph built here with onnx's Python
- * helper), the floor FLOPs / rate and each figure's ratio to it; the start-up of a worker thread on
+ * helper), the floor FLOPs / rate and each figure's ratio to it; what a call costs with next to
+ * nothing to compute (a readout of 1 candidate and an append over a 1-row history), and the
+ * per-answer course path against the floor plus that fixed cost; the start-up of a worker thread on
  * each runtime; and the time to precompute the initial mastery matrix of every persona seed.
  * Prints figures; asserts nothing (numbers on shared machines are noisy).
  *
@@ -49,11 +51,13 @@ const port = Number(arg('--port', '4179'));
 type Row = Partial<AktBenchResult> & { where: string; note?: string };
 const rows: Row[] = [];
 /** Per-answer figures by where they were measured (a list over --runs). */
-const perAnswer = new Map<string, { all: number[]; course: number[]; step: number[]; r: AktBenchResult }>();
+const perAnswer = new Map<string, { all: number[]; course: number[]; step: number[]; callRead: number[]; callApp: number[]; r: AktBenchResult }>();
 const record = (where: string, r: AktBenchResult) => {
-  const e = perAnswer.get(where) ?? { all: [], course: [], step: [], r };
+  const e = perAnswer.get(where) ?? { all: [], course: [], step: [], callRead: [], callApp: [], r };
   e.all.push(r.steadyMs);
   e.course.push(r.steadyCourseMs);
+  e.callRead.push(r.callReadoutMs);
+  if (r.callAppendMs != null) e.callApp.push(r.callAppendMs);
   if (r.appendIncrementalMs != null) e.step.push(r.appendIncrementalMs);
   perAnswer.set(where, e);
 };
@@ -233,6 +237,26 @@ for (const [where, e] of perAnswer) {
     return `${f(m)}${span(xs)} / ${f(med(floors))} = ${x1(med(ratios))}${span(ratios, x1)}`;
   };
   console.log(`| ${where} | ${gs.length ? `${med(gs).toFixed(1)}${span(gs, (x) => x.toFixed(1))}` : '—'} | ${cell(e.step, e.r.appendStepFlops)} | ${cell(e.all, e.r.steadyFlops)} | ${cell(e.course, e.r.steadyCourseFlops)} |`);
+}
+
+// The same per-answer path against the floor plus what its calls cost with nothing to compute
+// (one readout and, between encodings, one append per answer), run by run.
+console.log(`\nPer answer, course skills, against the floor plus the calls' fixed cost: a readout of 1 candidate after a 1-row history and 1 row appended to it, as measured in the same run (medians of ${[...perAnswer.values()][0]!.r.reps * 3}); per answer the path makes 1 readout and ${[...perAnswer.values()][0]!.r.steadyAppends} appends over ${[...perAnswer.values()][0]!.r.steadyAnswers} answers (its encodings are counted as work only).`);
+console.log('\n| where | fixed cost: readout ms | append ms | per answer, course skills: ms / (floor + fixed) ms = ratio |');
+console.log('|---|---|---|---|');
+for (const [where, e] of perAnswer) {
+  const rate = rates[where];
+  const gs = typeof rate === 'object' ? rate.map((x) => x.gflops) : [];
+  const per = e.r.steadyAppends / e.r.steadyAnswers;
+  const fixed = e.callRead.map((rd, i) => rd + per * (e.callApp[i] ?? 0));
+  const cellFixed = gs.length === e.course.length
+    ? (() => {
+        const refs = gs.map((g, i) => e.r.steadyCourseFlops / g / 1e6 + fixed[i]!);
+        const ratios = e.course.map((x, i) => x / refs[i]!);
+        return `${f(med(e.course))}${span(e.course)} / ${f(med(refs))} = ${x1(med(ratios))}${span(ratios, x1)}`;
+      })()
+    : `${f(med(e.course))} / no floor`;
+  console.log(`| ${where} | ${f(med(e.callRead))}${span(e.callRead)} | ${e.callApp.length ? `${f(med(e.callApp))}${span(e.callApp)}` : '—'} | ${cellFixed} |`);
 }
 
 // Start-up of one sweep worker thread on each runtime: register tsx, import the runtime, create the

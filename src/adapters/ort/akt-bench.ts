@@ -50,6 +50,14 @@ export interface AktBenchResult {
   courseSkills: number;
   /** FLOPs of the fixed step "append one row to a window of `history` rows + readout of all skills". */
   appendStepFlops: number;
+  /**
+   * What a call costs when it has next to nothing to compute: a readout of one candidate after a
+   * one-row history, and one row appended to it (null without an append graph); medians. The
+   * graphs' nodes, the runtime's run call, inputs and outputs: a cost every call pays, which the
+   * FLOP floor does not count.
+   */
+  callReadoutMs: number;
+  callAppendMs: number | null;
 }
 
 /** The hyperparameters aktFlops reads (meta.json's). */
@@ -215,6 +223,23 @@ export async function benchAkt(backend: OrtAktBackend, tracer: AktTracer, histor
     if (walked !== encodes) throw new Error(`benchAkt: the FLOP count assumed ${walked} encodes but the tracer did ${encodes}`);
     return { ms, encodes, appends, flops: work / steadyAnswers };
   };
+  // The calls' fixed cost: the same graphs over a one-row history, one candidate (whose terms the
+  // backend keeps after the first call, as in a run); warmed up as above, medians of 3 * reps.
+  const tiny = await backend.encode(w.skills.subarray(0, 1), w.questions.subarray(0, 1), w.responses.subarray(0, 1));
+  const one = [cs.subarray(0, 1), cq.subarray(0, 1)] as const;
+  const tCallRead: number[] = [];
+  const tCallApp: number[] = [];
+  for (let r = 0; r < 3 * reps + 20; r++) {
+    const t0 = now();
+    await backend.readout(tiny, 1, ...one);
+    const t1 = now();
+    if (backend.append) {
+      const c = await backend.append(tiny, w.skills[1] ?? 1, w.questions[1] ?? 0, w.responses[1] ?? 0);
+      if (r >= 20) tCallApp.push(now() - t1);
+      backend.recycle?.(c);
+    }
+    if (r >= 20) tCallRead.push(t1 - t0);
+  }
   const all = await steady(skills.map((skill) => ({ skill, question: 0, level: 0 })));
   const course = await steady(courseSkills.map((skill) => ({ skill, question: 0, level: 0 })));
   return {
@@ -239,6 +264,8 @@ export async function benchAkt(backend: OrtAktBackend, tracer: AktTracer, histor
     appendIncrementalMs,
     appendMs,
     appendMaxAbsDiff,
+    callReadoutMs: median(tCallRead),
+    callAppendMs: tCallApp.length ? median(tCallApp) : null,
   };
 }
 
