@@ -225,38 +225,38 @@ const x1 = (x: number) => `${x.toFixed(1)}×`;
 console.log(`\nPer answer against the floor (FLOPs / that runtime's MatMul rate in the same run); medians over ${runs} run${runs > 1 ? 's (range)' : ''}: the time, the floor, and the ratio of each run's time to its own floor. Goals (issue 19): ≤ 2× the native floor in the CLI, ≤ 1.2× the wasm floor in the page.`);
 console.log('\n| where | MatMul GFLOP/s | append + readout, all skills: ms / floor ms = ratio | per answer, all skills: ms / floor = ratio | per answer, course skills: ms / floor = ratio |');
 console.log('|---|---|---|---|---|');
-for (const [where, e] of perAnswer) {
+/** The MatMul rates of `where`, one per run (empty when they were not measured). */
+const ratesOf = (where: string) => {
   const rate = rates[where];
-  const gs = typeof rate === 'object' ? rate.map((x) => x.gflops) : [];
-  const cell = (xs: number[], flops: number) => {
-    if (xs.length === 0) return '—';
-    const m = med(xs)!;
-    if (gs.length !== xs.length) return `${f(m)}${span(xs)} / no floor (${typeof rate === 'string' ? rate : `${gs.length} rates for ${xs.length} runs`})`;
-    const floors = gs.map((g) => flops / g / 1e6);
-    const ratios = xs.map((x, i) => x / floors[i]!);
-    return `${f(m)}${span(xs)} / ${f(med(floors))} = ${x1(med(ratios))}${span(ratios, x1)}`;
-  };
-  console.log(`| ${where} | ${gs.length ? `${med(gs).toFixed(1)}${span(gs, (x) => x.toFixed(1))}` : '—'} | ${cell(e.step, e.r.appendStepFlops)} | ${cell(e.all, e.r.steadyFlops)} | ${cell(e.course, e.r.steadyCourseFlops)} |`);
+  return typeof rate === 'object' ? rate.map((x) => x.gflops) : [];
+};
+/**
+ * Run-by-run figures `xs` against each run's floor (`flops` / that run's rate) plus `extra[i]` ms:
+ * the median time (range) / the median reference = the median ratio (range).
+ */
+const cell = (where: string, xs: number[], flops: number, extra: number[] = []) => {
+  if (xs.length === 0) return '—';
+  const gs = ratesOf(where);
+  const rate = rates[where];
+  if (gs.length !== xs.length) return `${f(med(xs))}${span(xs)} / no floor (${typeof rate === 'string' ? rate : `${gs.length} rates for ${xs.length} runs`})`;
+  const refs = gs.map((g, i) => flops / g / 1e6 + (extra[i] ?? 0));
+  const ratios = xs.map((x, i) => x / refs[i]!);
+  return `${f(med(xs))}${span(xs)} / ${f(med(refs))} = ${x1(med(ratios))}${span(ratios, x1)}`;
+};
+for (const [where, e] of perAnswer) {
+  const gs = ratesOf(where);
+  console.log(`| ${where} | ${gs.length ? `${med(gs).toFixed(1)}${span(gs, (x) => x.toFixed(1))}` : '—'} | ${cell(where, e.step, e.r.appendStepFlops)} | ${cell(where, e.all, e.r.steadyFlops)} | ${cell(where, e.course, e.r.steadyCourseFlops)} |`);
 }
 
 // The same per-answer path against the floor plus what its calls cost with nothing to compute
 // (one readout and, between encodings, one append per answer), run by run.
-console.log(`\nPer answer, course skills, against the floor plus the calls' fixed cost: a readout of 1 candidate after a 1-row history and 1 row appended to it, as measured in the same run (medians of ${[...perAnswer.values()][0]!.r.reps * 3}); per answer the path makes 1 readout and ${[...perAnswer.values()][0]!.r.steadyAppends} appends over ${[...perAnswer.values()][0]!.r.steadyAnswers} answers (its encodings are counted as work only).`);
+console.log(`\nPer answer, course skills, against the floor plus the calls' fixed cost: a readout of 1 candidate after a 1-row history and 1 row appended to it, as measured in the same run (medians of ${anyR.reps * 3}); per answer the path makes 1 readout and ${anyR.steadyAppends} appends over ${anyR.steadyAnswers} answers (its encodings are counted as work only).`);
 console.log('\n| where | fixed cost: readout ms | append ms | per answer, course skills: ms / (floor + fixed) ms = ratio |');
 console.log('|---|---|---|---|');
 for (const [where, e] of perAnswer) {
-  const rate = rates[where];
-  const gs = typeof rate === 'object' ? rate.map((x) => x.gflops) : [];
-  const per = e.r.steadyAppends / e.r.steadyAnswers;
-  const fixed = e.callRead.map((rd, i) => rd + per * (e.callApp[i] ?? 0));
-  const cellFixed = gs.length === e.course.length
-    ? (() => {
-        const refs = gs.map((g, i) => e.r.steadyCourseFlops / g / 1e6 + fixed[i]!);
-        const ratios = e.course.map((x, i) => x / refs[i]!);
-        return `${f(med(e.course))}${span(e.course)} / ${f(med(refs))} = ${x1(med(ratios))}${span(ratios, x1)}`;
-      })()
-    : `${f(med(e.course))} / no floor`;
-  console.log(`| ${where} | ${f(med(e.callRead))}${span(e.callRead)} | ${e.callApp.length ? `${f(med(e.callApp))}${span(e.callApp)}` : '—'} | ${cellFixed} |`);
+  const perAnswerAppends = e.r.steadyAppends / e.r.steadyAnswers;
+  const fixed = e.callRead.map((rd, i) => rd + perAnswerAppends * (e.callApp[i] ?? 0));
+  console.log(`| ${where} | ${f(med(e.callRead))}${span(e.callRead)} | ${e.callApp.length ? `${f(med(e.callApp))}${span(e.callApp)}` : '—'} | ${cell(where, e.course, e.r.steadyCourseFlops, fixed)} |`);
 }
 
 // Start-up of one sweep worker thread on each runtime: register tsx, import the runtime, create the
