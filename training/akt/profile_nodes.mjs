@@ -3,7 +3,7 @@
 //
 //   node training/akt/profile_nodes.mjs [--models public/models/akt] [--compare /tmp/akt-old]
 //        [--runtime web|node|both] [--runs 40] [--warmup 5] [--length 199] [--top 12] [--json out.json]
-//        [--wall-only]
+//        [--wall-only] [--denormals [--rounds 3]]
 //
 // The step: append one row to a cached history of `length - 1` rows, then read out the belief over
 // C candidates at `length` rows: C = n_skills (the whole belief map) and C = 5 (a course's skills);
@@ -18,6 +18,13 @@
 // profiler; with two directories, runs alternate between them in one process, and the median of
 // the per-pair time ratios is printed with the max |diff| between their outputs) close each
 // runtime's section; --wall-only prints only those.
+//
+// --denormals (onnxruntime-node): the wall times of the same cases with and without onnxruntime's
+// flush-to-zero / denormals-are-zero (session option `session.set_denormal_as_zero`), each in a
+// child process of its own (onnxruntime applies that option once per process, with the first
+// session's value, to the thread that creates it), `--rounds` pairs alternating; prints the median
+// of each and their ratio, and the max |diff| of the outputs. A diagnostic: the app does not set
+// the option (docs/kt/model-card.md, "Denormals").
 //
 // onnxruntime-web prints its profile to stdout from inside the wasm module (console.log cannot
 // catch it), so each web profile runs in a child process of this script and is parsed from its
@@ -55,10 +62,14 @@ async function loadOrt(runtime) {
   throw new Error(`profile_nodes: --runtime must be web, node or both, got ${runtime}`);
 }
 
+/** Set in a --denormals child: its sessions flush denormals to zero (onnxruntime-node only). */
+let flushDenormals = false;
+
 function sessionOptions(runtime, profilePrefix) {
   const o = { graphOptimizationLevel: 'all', executionMode: 'sequential' };
   if (runtime === 'web') o.executionProviders = ['wasm'];
   else Object.assign(o, { executionProviders: ['cpu'], intraOpNumThreads: 1, interOpNumThreads: 1 });
+  if (flushDenormals) o.extra = { session: { set_denormal_as_zero: '1' } };
   if (profilePrefix) Object.assign(o, { enableProfiling: true, profileFilePrefix: profilePrefix });
   return o;
 }
@@ -256,6 +267,7 @@ function aggregate(events, runs, warmup) {
 // ----------------------------------------------------------------------------- child mode
 if (args[0] === '--child') {
   const [, runtime, dir, caseName, length, runs, warmup, mode] = args;
+  flushDenormals = args[8] === 'ftz';
   if (mode.startsWith('wall:')) {
     // To a file, not stdout: onnxruntime-web writes to stdout from inside the wasm module, which can
     // land in the middle of a long line (the encode case's outputs are megabytes of JSON).
@@ -282,8 +294,8 @@ if (length < 2) throw new Error('profile_nodes: --length must be at least 2');
 const top = num('--top', 12);
 const jsonOut = opt('--json', null);
 
-function child(runtime, dir, caseName, mode) {
-  const r = spawnSync(process.execPath, [here, '--child', runtime, dir, caseName, String(length), String(runs), String(warmup), mode], { encoding: 'utf8', maxBuffer: 1 << 30 });
+function child(runtime, dir, caseName, mode, ftz = false) {
+  const r = spawnSync(process.execPath, [here, '--child', runtime, dir, caseName, String(length), String(runs), String(warmup), mode, ...(ftz ? ['ftz'] : [])], { encoding: 'utf8', maxBuffer: 1 << 30 });
   if (r.status !== 0) throw new Error(`profile_nodes: child ${runtime} ${caseName} ${mode} failed (exit ${r.status}):\n${r.stderr}`);
   return r.stdout;
 }
@@ -299,6 +311,38 @@ function profileEvents(runtime, dir, caseName) {
 
 const pad = (s, n) => String(s).padEnd(n);
 const lpad = (s, n) => String(s).padStart(n);
+
+/** Wall times of one child process (every case, the first model directory), with or without flush-to-zero. */
+function wallChild(ftz) {
+  const tmp = mkdtempSync(join(tmpdir(), 'akt-wall-'));
+  try {
+    child('node', dirs[0], '-', `wall:${join(tmp, 'wall.json')}`, ftz);
+    return JSON.parse(readFileSync(join(tmp, 'wall.json'), 'utf8')).byDir[dirs[0]];
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+if (args.includes('--denormals')) {
+  const rounds = num('--rounds', 3);
+  const got = { off: [], on: [] };
+  for (let i = 0; i < rounds; i++) for (const k of i % 2 ? ['on', 'off'] : ['off', 'on']) got[k].push(wallChild(k === 'on'));
+  const med = (a) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
+  console.log(`onnxruntime-node (1 thread), ${dirs[0]}: wall time per graph run, the median over ${rounds} child processes each way (each process: the median of ${runs} runs), flush-to-zero off and on alternating`);
+  console.log(`   ${pad('case', 16)}${lpad('off ms', 9)}${lpad('on ms', 9)}${lpad('on/off', 8)}  max |diff|`);
+  for (const name of Object.keys(got.off[0])) {
+    const off = med(got.off.map((w) => w[name].median_ms));
+    const on = med(got.on.map((w) => w[name].median_ms));
+    let d = 0;
+    for (const o of Object.keys(got.off[0][name].outputs)) {
+      const x = got.off[0][name].outputs[o];
+      const y = got.on[0][name].outputs[o];
+      for (let j = 0; j < x.length; j++) d = Math.max(d, Math.abs(x[j] - y[j]));
+    }
+    console.log(`   ${pad(name, 16)}${lpad(off.toFixed(3), 9)}${lpad(on.toFixed(3), 9)}${lpad((on / off).toFixed(2), 8)}  ${d === 0 ? '0 (the same bits)' : d.toExponential(2)}`);
+  }
+  process.exit(0);
+}
 const report = { length, runs, warmup, dirs, results: {} };
 const wallOnly = args.includes('--wall-only');
 for (const runtime of runtimes) {
