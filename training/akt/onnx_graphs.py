@@ -56,6 +56,21 @@ What differs from the reference, and why each is the same function up to float r
   row per head (akt-backend.ts).  Only the layout changes: the same numbers, and the same bits
   from onnxruntime (the readout's products see the same operands in the same order).
 
+* **The encoding's attention runs in row blocks** (row_blocks, ROW_BLOCKS = 64, 128; since
+  2026-12-02).  Rows 0-63 attend keys 0-63, rows 64-127 keys 0-127, the rest every key: a row
+  attends keys up to itself, so each block holds all of its rows' allowed keys, and the masked
+  upper triangle is computed for the diagonal blocks only (at 184 rows, 68% of the square's
+  entries and a third of its masked ones).  A masked key's weight is a denormal or 0 and adds
+  nothing a float32 can hold to a row's sums, so a row's weights and output are the same.  The
+  bits are the same on onnxruntime-node and -web (compare_encode.mjs: every output of every
+  length 1..199, 8 histories) provided the blocks begin at multiples of 64 (the rows' allowed
+  prefix then meets the kernels' vector accumulators as in the whole square) and no block is a
+  product of one row (onnxruntime-node's one-row matrix product rounds differently: a block after
+  the first also computes the row before it and drops it).  In PyTorch the blocked encoding
+  differs from the reference by float rounding (export_onnx.py checks it within 1e-5).  Why: the
+  masked entries are where onnxruntime-node's softmax makes denormals, which on Intel CPUs cost
+  a microcode assist each (docs/kt/model-card.md, "Denormals").
+
 check_onnx.mjs compares the exported graphs with the PyTorch reference (fixture), and
 export_onnx.py checks these modules against AKT.readout / AKT.append before exporting.
 """
@@ -63,7 +78,7 @@ from __future__ import annotations
 
 import math
 import warnings
-from typing import List, Tuple
+from typing import List, NamedTuple, Optional, Tuple
 
 import torch
 import torch.nn.functional as F
@@ -144,28 +159,69 @@ def cache_names(m: AKT) -> Tuple[List[str], List[str]]:
     return [f"cache_{i}" for i in range(4 * m.n_blocks)], [f"ke_{i}" for i in range(2 * m.n_blocks)]
 
 
-def monotonic_probs_square(scores: torch.Tensor, allowed: torch.Tensor, pos_eff: torch.Tensor, gammas: torch.Tensor) -> torch.Tensor:
-    """akt_model.monotonic_probs for every row of a history against every key (scores
-    [B, H, L, L]), with the attention mass after each key a CumSum over the keys on an outer axis
+def monotonic_probs_square(scores: torch.Tensor, mask: "BlockMask", gammas: torch.Tensor) -> torch.Tensor:
+    """akt_model.monotonic_probs for rows of a history against their keys (scores
+    [B, H, rows, keys]), with the attention mass after each key a CumSum over the keys on an outer axis
     (the weights transposed to [B, H, keys, rows], as in the readout): the same additions in the
     same order, so the same floats, without onnxruntime's slow CumSum along the last axis (in the
     encoding of a 184-row history its three nodes were 23% of the kernel time)."""
-    allowed_f = allowed.to(scores.dtype)
-    fill = (allowed_f - 1.0) * (-NEG_FILL)
     with torch.no_grad():
-        p_t = torch.softmax(scores + fill, dim=-1).transpose(-1, -2)  # [B, H, keys, rows]
-        dist_t = torch.sqrt(_MassAfterKeysAxis.apply(p_t) * pos_eff.transpose(-1, -2))
+        p_t = torch.softmax(scores + mask.fill, dim=-1).transpose(-1, -2)  # [B, H, keys, rows]
+        dist_t = torch.sqrt(_MassAfterKeysAxis.apply(p_t) * mask.pos_eff_t)
     total_effect = torch.clamp(torch.exp(dist_t * _theta(gammas)), min=1e-5).transpose(-1, -2)
-    return torch.softmax(scores * total_effect + fill, dim=-1) * allowed_f
+    return torch.softmax(scores * total_effect + mask.fill, dim=-1) * mask.allowed_f
 
 
-def _attend_rows(a, query, keys, values, allowed, pos_eff):
+# The encoding's row blocks (_attend_rows_blocked): multiples of 64, where the two runtimes'
+# softmax and matrix-product kernels give a block's rows the same bits as the whole square.
+ROW_BLOCKS = (64, 128)
+
+
+class BlockMask(NamedTuple):
+    """One row block of a mask: rows [r0, hi) against keys [0, hi) (hi None: to the end), of which
+    rows from lo on are kept; the mask as akt_model.monotonic_probs uses it (allowed as 0 / 1, the
+    fill 0 / NEG_FILL, the distances transposed to [keys, rows]), made once and read by every layer."""
+    r0: int
+    lo: int
+    hi: Optional[int]
+    allowed_f: torch.Tensor
+    fill: torch.Tensor
+    pos_eff_t: torch.Tensor
+
+
+def row_blocks(allowed: torch.Tensor, pos_eff: torch.Tensor, starts=ROW_BLOCKS) -> List[BlockMask]:
+    """The mask [L, L] and distances in row blocks: rows [s_b, s_{b+1}) attend keys [0, s_{b+1})
+    only (the last block every key), so the causal mask's upper triangle is computed for the
+    diagonal blocks alone (starts=() is one block: the whole square).  A block after the first also
+    computes the row before it, which its attention drops, so that a block of one row (a history of
+    65 or 129 rows) is never a product of one row: onnxruntime-node computes those with another
+    kernel, whose float rounding differs."""
+    out = []
+    bounds = [0, *starts, None]
+    for lo, hi in zip(bounds[:-1], bounds[1:]):
+        r0 = max(lo - 1, 0)
+        al = allowed[r0:, :] if hi is None else allowed[r0:hi, :hi]
+        pe = pos_eff[r0:, :] if hi is None else pos_eff[r0:hi, :hi]
+        allowed_f = al.to(torch.float32)
+        out.append(BlockMask(r0, lo, hi, allowed_f, (allowed_f - 1.0) * (-NEG_FILL), pe.transpose(-1, -2)))
+    return out
+
+
+def _attend_rows_blocked(a, query, keys, values, blocks: List[BlockMask]):
     """MonotonicMHA.forward with projected keys and values given ([B, L, d]) and
-    monotonic_probs_square; returns out_proj of the attention output, [B, L, d]."""
+    monotonic_probs_square over the row blocks of its mask (row_blocks); returns out_proj of the
+    attention output, [B, L, d].  Every allowed key of a row is in its block's keys (a row attends
+    keys up to itself), and a masked key's weight is 0 (up to a denormal), so a row's weights and
+    output are the same as over the whole square; see the module docstring for the bits."""
     q = _split(a, a.k_linear(query))
-    scores = torch.matmul(q, _split(a, keys).transpose(-2, -1)) / math.sqrt(a.d_k)
-    p = monotonic_probs_square(scores, allowed, pos_eff, a.gammas)
-    return a.out_proj(_merge(a, torch.matmul(p, _split(a, values))))
+    k, v = _split(a, keys), _split(a, values)
+    outs = []
+    for b in blocks:
+        kb, vb = (k, v) if b.hi is None else (k[:, :, :b.hi], v[:, :, :b.hi])
+        qb = q[:, :, b.r0:] if b.hi is None else q[:, :, b.r0:b.hi]
+        scores = torch.matmul(qb, kb.transpose(-2, -1)) / math.sqrt(a.d_k)
+        outs.append(torch.matmul(monotonic_probs_square(scores, b, a.gammas), vb)[:, :, b.lo - b.r0:])
+    return a.out_proj(_merge(a, torch.cat(outs, dim=2)))
 
 
 class FastEncode(nn.Module):
@@ -182,23 +238,24 @@ class FastEncode(nn.Module):
         m = self.m
         x, y, _ = m.embed(skills, questions, responses)
         incl, strict, pos_eff = m._masks(skills)
+        incl_b = row_blocks(incl, pos_eff)
         ke, cache = [], []
         for layer in m.knowledge_encoder:
             a = layer.attn
             k, v = a.k_linear(y), a.v_linear(y)
             ke += [k, v]
-            y = layer.post(y, _attend_rows(a, y, k, v, incl, pos_eff))
+            y = layer.post(y, _attend_rows_blocked(a, y, k, v, incl_b))
         n = len(m.question_layers)
         for i, (qa, ret) in enumerate(zip(m.question_layers, m.retriever_layers)):
             a = qa.attn
             k, v = a.k_linear(x), a.v_linear(x)
             cache += [k, v]
-            x = qa.post(x, _attend_rows(a, x, k, v, incl, pos_eff))
+            x = qa.post(x, _attend_rows_blocked(a, x, k, v, incl_b))
             r = ret.attn
             kr, vr = r.k_linear(x), r.v_linear(y)
             cache += [kr, vr]
             if i < n - 1:
-                x = ret.post(x, _attend_rows(r, x, kr, vr, strict, pos_eff))
+                x = ret.post(x, _attend_rows_blocked(r, x, kr, vr, row_blocks(strict, pos_eff)))
         a = m.question_layers[0].attn
         return tuple(_split(a, t) for t in cache + ke)
 
