@@ -51,7 +51,7 @@ from torch import nn
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import kt_data  # noqa: E402
 from akt_model import AKT, load_checkpoint  # noqa: E402
-from onnx_graphs import (CANDIDATE_TERMS, FastAppend, FastCandidates, FastEncode, FastReadout, append_distances,  # noqa: E402
+from onnx_graphs import (CANDIDATE_TERMS, ROW_BLOCKS, FastAppend, FastCandidates, FastEncode, FastReadout, append_distances,  # noqa: E402
                          cache_heads, cache_names, readout_roots)
 
 OPSET = 17
@@ -287,7 +287,8 @@ def graphs_meta(info: dict, cfg: dict, reference_graphs: bool) -> dict:
                  "meaning": "length - j for keys j = 0..length (the new row last): a function of the length alone"}
     return {
         "full": full,
-        "encode": {**info["encode"], "purpose": "history -> the cache, per head (onnx_graphs.py: FastEncode)", "inputs": hist_in, "outputs": caches + kes},
+        "encode": {**info["encode"], "purpose": "history -> the cache, per head (onnx_graphs.py: FastEncode)", "inputs": hist_in, "outputs": caches + kes,
+                   "row_blocks": list(ROW_BLOCKS)},
         "append": {**info["append"], "purpose": app_purpose + (f"; the last block's retriever keys and values (cache_{4 * nb - 2}, cache_{4 * nb - 1}) are not inputs: "
                                                                "nothing in the new row reads them"),
                    "inputs": [{**c, "shape": [1, h, "length", dk]} for c in caches[:4 * nb - 2] + kes] + [distances] + row_in, "outputs": rows_out},

@@ -70,13 +70,30 @@ export interface AktDims {
 }
 
 /**
- * FLOPs (2 per multiply-add) of the matrix products in the AKT graphs, from the model's dimensions
- * (training/akt/akt_model.py: encode_with_ke, append, readout). Element-wise work (the monotonic
- * attention's decay and softmax, LayerNorm, residuals) is left out: it is under 2% of the products
- * at d = 128. Queries and keys share one projection (kq_same) but the graphs compute it for each
- * use, so each is counted. `L` is the window's rows before the step.
+ * The query-key pairs an encoding of L rows computes in each attention layer: the whole L × L
+ * square, or with row blocks (meta.json graphs.encode.row_blocks, training/akt/onnx_graphs.py
+ * row_blocks) rows [s_b, s_{b+1}) against keys [0, s_{b+1}), each block after the first also
+ * computing the row before it (the last block every key).
  */
-export function aktFlops(h: AktDims) {
+export function encodePairs(L: number, rowBlocks: readonly number[] = []): number {
+  const bounds = [0, ...rowBlocks];
+  let pairs = 0;
+  bounds.forEach((lo, b) => {
+    const keys = Math.min(bounds[b + 1] ?? L, L);
+    pairs += Math.max(0, keys - Math.max(lo - 1, 0)) * keys;
+  });
+  return pairs;
+}
+
+/**
+ * FLOPs (2 per multiply-add) of the matrix products in the AKT graphs, from the model's dimensions
+ * (training/akt/akt_model.py: encode_with_ke, append, readout) and the encoding's row blocks
+ * (encodePairs). Element-wise work (the monotonic attention's decay and softmax, LayerNorm,
+ * residuals) is left out: it is under 2% of the products at d = 128. Queries and keys share one
+ * projection (kq_same) but the graphs compute it for each use, so each is counted. `L` is the
+ * window's rows before the step.
+ */
+export function aktFlops(h: AktDims, rowBlocks: readonly number[] = []) {
   const { d_model: d, n_blocks: N, d_ff: ff, final_fc: f1, final_fc2: f2 } = h;
   // One self-attention layer for one new row over `keys` keys: q, k, v projections, scores and
   // weighted values, output projection, and the feed-forward part when the layer has one.
@@ -84,8 +101,12 @@ export function aktFlops(h: AktDims) {
   return {
     /** One new row appended to a window of L rows (append graph). */
     append: (L: number) => N * (selfRow(L + 1, true) + selfRow(L + 1, false) + 4 * d * d) + (N - 1) * (2 * d * d + 4 * L * d + 2 * d * d + 4 * d * ff),
-    /** A window of L rows encoded whole (encode graph: full L × L attention, masked). */
-    encode: (L: number) => L * (N * (selfRow(L, true) + selfRow(L, false) + 4 * d * d) + (N - 1) * (2 * d * d + 4 * L * d + 2 * d * d + 4 * d * ff)),
+    /**
+     * A window of L rows encoded whole (encode graph): per row the projections and feed-forward
+     * parts, and the scores and weighted values of each of its 3N - 1 attention layers (the last
+     * block's retriever is not computed) over the pairs its row blocks compute.
+     */
+    encode: (L: number) => L * (N * (selfRow(0, true) + selfRow(0, false) + 4 * d * d) + (N - 1) * (2 * d * d + 2 * d * d + 4 * d * ff)) + (3 * N - 1) * 4 * d * encodePairs(L, rowBlocks),
     /**
      * C candidates read out after L rows (readout graph): per block the question layer's attention
      * (its projections of the candidate are table lookups in block 0) and the retriever with its
@@ -103,7 +124,7 @@ const median = (xs: number[]) => {
 export async function benchAkt(backend: OrtAktBackend, tracer: AktTracer, history: readonly Interaction[], reps = 10, naiveReps = 2, now: () => number = () => performance.now(), steadyAnswers = 48, courseSkills: readonly number[] = []): Promise<AktBenchResult> {
   if (courseSkills.length === 0) throw new Error('benchAkt: give the course skills (a scenario\'s course.skills) for the per-answer course readout');
   const nSkills = tracer.meta.n_skills;
-  const flops = aktFlops(tracer.meta.hyperparameters as unknown as AktDims);
+  const flops = aktFlops(tracer.meta.hyperparameters as unknown as AktDims, tracer.meta.graphs?.encode?.row_blocks);
   const skills = Array.from({ length: nSkills }, (_, i) => i + 1);
   // The fixed-size figures read the longest window the model takes (the most recent max_history rows).
   const w = tracer.window(history.slice(-tracer.meta.context_window.max_history));

@@ -17,7 +17,8 @@ export interface AktMeta {
   hyperparameters: { d_model: number; n_blocks: number; [k: string]: unknown };
   context_window: { max_history: number };
   exported?: string;
-  graphs?: Record<string, { sha256?: string }>;
+  /** Per graph; `row_blocks`: the encoding's row blocks (training/akt/onnx_graphs.py), absent for the whole square. */
+  graphs?: Record<string, { sha256?: string; row_blocks?: number[] }>;
 }
 
 /** A computed history cache: opaque to the tracer, passed back to readout. */
