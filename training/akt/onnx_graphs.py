@@ -69,7 +69,7 @@ What differs from the reference, and why each is the same function up to float r
   the first also computes the row before it and drops it).  In PyTorch the blocked encoding
   differs from the reference by float rounding (export_onnx.py checks it within 1e-5).  Why: the
   masked entries are where onnxruntime-node's softmax makes denormals, which on Intel CPUs cost
-  a microcode assist each (docs/kt/model-card.md, "Denormals").
+  a microcode assist each (docs/kt/model-card.md, "An Intel machine").
 
 check_onnx.mjs compares the exported graphs with the PyTorch reference (fixture), and
 export_onnx.py checks these modules against AKT.readout / AKT.append before exporting.
