@@ -11,6 +11,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { loadOrt, rng, sessionOptions } from './ort_session.mjs';
 
 const { values } = parseArgs({ options: { a: { type: 'string' }, b: { type: 'string' }, runtime: { type: 'string', default: 'both' }, histories: { type: 'string', default: '4' } } });
 if (!values.a || !values.b) throw new Error('compare_encode: --a DIR and --b DIR are required');
@@ -21,22 +22,14 @@ for (const r of runtimes) if (r !== 'node' && r !== 'web') throw new Error(`comp
 const MAX = 199;
 
 async function compare(runtime) {
-  const ort = runtime === 'web' ? await import('onnxruntime-web') : await import('onnxruntime-node');
-  if (runtime === 'web') {
-    ort.env.wasm.numThreads = 1;
-    ort.env.logLevel = 'error';
-  }
-  const opt = runtime === 'web' ? { executionProviders: ['wasm'] } : { executionProviders: ['cpu'], intraOpNumThreads: 1, interOpNumThreads: 1, executionMode: 'sequential' };
+  const ort = await loadOrt(runtime, 'compare_encode');
+  const opt = sessionOptions(runtime);
   const open = async (dir) => {
     const meta = JSON.parse(readFileSync(resolve(dir, 'meta.json'), 'utf8'));
     return { meta, s: await ort.InferenceSession.create(readFileSync(resolve(dir, meta.graphs.encode.file)), opt) };
   };
   const [A, B] = [await open(values.a), await open(values.b)];
-  let seed = 99; // xorshift32: the same histories in every run
-  const rnd = () => {
-    seed ^= seed << 13; seed >>>= 0; seed ^= seed >>> 17; seed ^= seed << 5; seed >>>= 0;
-    return seed / 4294967296;
-  };
+  const rnd = rng(99); // the same histories in every run
   const { n_skills: nS, n_questions: nQ } = A.meta;
   let checked = 0;
   const differ = new Map();

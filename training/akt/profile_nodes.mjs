@@ -34,6 +34,7 @@ import { spawnSync } from 'node:child_process';
 import { join, dirname, resolve } from 'node:path';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { loadOrt as loadShared, rng, sessionOptions as sharedOptions } from './ort_session.mjs';
 
 const here = fileURLToPath(import.meta.url);
 const root = resolve(dirname(here), '..', '..');
@@ -51,39 +52,10 @@ const num = (name, dflt) => {
 };
 
 // ----------------------------------------------------------------------------- one measurement
-async function loadOrt(runtime) {
-  if (runtime === 'web') {
-    const ort = await import('onnxruntime-web');
-    ort.env.wasm.numThreads = 1;
-    ort.env.logLevel = 'error';
-    return ort;
-  }
-  if (runtime === 'node') return import('onnxruntime-node');
-  throw new Error(`profile_nodes: --runtime must be web, node or both, got ${runtime}`);
-}
-
 /** Set in a --denormals child: its sessions flush denormals to zero (onnxruntime-node only). */
 let flushDenormals = false;
-
-function sessionOptions(runtime, profilePrefix) {
-  const o = { graphOptimizationLevel: 'all', executionMode: 'sequential' };
-  if (runtime === 'web') o.executionProviders = ['wasm'];
-  else Object.assign(o, { executionProviders: ['cpu'], intraOpNumThreads: 1, interOpNumThreads: 1 });
-  if (flushDenormals) o.extra = { session: { set_denormal_as_zero: '1' } };
-  if (profilePrefix) Object.assign(o, { enableProfiling: true, profileFilePrefix: profilePrefix });
-  return o;
-}
-
-// xorshift32: a seeded synthetic history, the same in every process.
-function rng(seed) {
-  let s = seed >>> 0 || 1;
-  return () => {
-    s ^= s << 13; s >>>= 0;
-    s ^= s >>> 17;
-    s ^= s << 5; s >>>= 0;
-    return s / 4294967296;
-  };
-}
+const loadOrt = (runtime) => loadShared(runtime, 'profile_nodes');
+const sessionOptions = (runtime, profilePrefix = null) => sharedOptions(runtime, { profilePrefix, flushDenormals });
 
 /**
  * Inputs of the step's graphs for model dir `dir`: { append, readout_all, readout_5, readout_1, encode }

@@ -19,6 +19,12 @@ describe('aktFlops: the work the floors divide', () => {
     expect(encodePairs(100, [64, 128])).toBe(64 * 64 + 37 * 100);
   });
 
+  it('refuses row blocks that are not increasing whole numbers', () => {
+    expect(() => encodePairs(184, [128, 64])).toThrow(/row_blocks must be increasing/);
+    expect(() => encodePairs(184, [0])).toThrow(/row_blocks/);
+    expect(() => encodePairs(184, [64.5])).toThrow(/row_blocks/);
+  });
+
   it('an encoding in blocks is the square less the attention it skips (3N - 1 attention layers, 4 d per pair)', () => {
     const whole = aktFlops(dims).encode(184);
     const blocked = aktFlops(dims, [64, 128]).encode(184);

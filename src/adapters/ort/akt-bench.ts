@@ -76,6 +76,9 @@ export interface AktDims {
  * computing the row before it (the last block every key).
  */
 export function encodePairs(L: number, rowBlocks: readonly number[] = []): number {
+  rowBlocks.forEach((s, i) => {
+    if (!Number.isInteger(s) || s < 1 || (i > 0 && s <= rowBlocks[i - 1]!)) throw new Error(`encodePairs: row_blocks must be increasing whole numbers ≥ 1, got [${rowBlocks.join(', ')}]`);
+  });
   const bounds = [0, ...rowBlocks];
   let pairs = 0;
   bounds.forEach((lo, b) => {
@@ -261,6 +264,7 @@ export async function benchAkt(backend: OrtAktBackend, tracer: AktTracer, histor
     }
     if (r >= 20) tCallRead.push(t1 - t0);
   }
+  backend.recycle?.(tiny);
   const all = await steady(skills.map((skill) => ({ skill, question: 0, level: 0 })));
   const course = await steady(courseSkills.map((skill) => ({ skill, question: 0, level: 0 })));
   return {
