@@ -8,13 +8,14 @@
  *   through tsx (`node --import tsx src/cli/main.ts`), through `npm run cli` (which picks the
  *   bundle), and, with --before <rev>, the sources of that revision through tsx (a copy made with
  *   `git archive` in a temporary directory, sharing node_modules and the model files);
- * - for scale, in the same loop: `node -e 0` and `npm --version`, what a command pays before any
- *   of the CLI's code runs (npm's share is what `npm run cli` adds to the bundle's start-up).
+ * - for scale, in the same loop: `node -e 0`, `npm --version` and `npm run -s noop` (a script that
+ *   runs `true`, in a temporary package of its own), what a command pays before any of the CLI's
+ *   code runs: the last is what `npm run cli` costs before it starts node.
  *
  * Figures: docs/sweeps.md, "CLI start-up".
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir, availableParallelism, cpus } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -45,10 +46,13 @@ const tasks = [
   { name: 'run, default scenario, 1 day, AKT', args: ['run', '--tutor', 'planner', '--seed', '1', '--horizon', '1', '--quiet', '--out'], out: true },
 ];
 // What any command pays before the CLI's own code runs, timed in the same loop: node's start-up,
-// and npm's (which `npm run cli` adds on top of the bundle's).
+// npm's, and npm running a script that starts no node (what `npm run cli` adds before node starts).
+const noop = mkdtempSync(join(tmpdir(), 'educlaw-npm-noop-'));
+writeFileSync(join(noop, 'package.json'), JSON.stringify({ name: 'noop', version: '1.0.0', private: true, scripts: { noop: 'true' } }));
 const bare = [
-  { name: "node's own start-up (node -e 0)", cmd: [process.execPath, '-e', '0'] },
-  { name: "npm's own start-up (npm --version)", cmd: ['npm', '--version'] },
+  { name: "node's own start-up (node -e 0)", cmd: [process.execPath, '-e', '0'], cwd: root },
+  { name: "npm's own start-up (npm --version)", cmd: ['npm', '--version'], cwd: root },
+  { name: 'npm running a script that does nothing (npm run -s noop)', cmd: ['npm', 'run', '-s', 'noop'], cwd: noop },
 ];
 const ms = new Map();
 let n = 0;
@@ -60,7 +64,7 @@ const timeIt = (key, cmd, args, cwd) => {
   ms.set(key, [...(ms.get(key) ?? []), dt]);
 };
 for (let i = 0; i < runs; i++) {
-  for (const b of bare) timeIt(b.name, b.cmd[0], b.cmd.slice(1), root);
+  for (const b of bare) timeIt(b.name, b.cmd[0], b.cmd.slice(1), b.cwd);
   for (const t of tasks)
     for (const w of ways) {
       const args = [...w.cmd.slice(1), ...t.args, ...(t.out ? [join(out, `t${n++}.jsonl`)] : [])];
