@@ -84,17 +84,12 @@ def readout_2d(models: str, out: str, checkpoint: str) -> None:
     from onnx_graphs import (CANDIDATE_TERMS, FastCandidates, FastReadout, _Reshape, _theta, cache_heads, cache_names,
                              monotonic_probs_keys, readout_roots)
 
-    class Readout2D(torch.nn.Module):
+    class Readout2D(FastReadout):
         """FastReadout for a batch of one with the candidates' rows as [C, d]."""
-
-        def __init__(self, m):
-            super().__init__()
-            self.m = m
 
         def forward(self, *inputs):
             m = self.m
-            n4 = 4 * m.n_blocks
-            heads, (root_self, root_hist, xc, qc0, vc0, s_self0, cand_out) = inputs[:n4], inputs[n4:]
+            heads, (root_self, root_hist, xc, qc0, vc0, s_self0, cand_out) = inputs[:4 * m.n_blocks], inputs[4 * m.n_blocks:]
             xc = _Reshape.apply(xc, (-1, m.d_model))
             merge = lambda a, t: _Reshape.apply(t.transpose(1, 2), (-1, a.d_model))  # noqa: E731 [1, H, C, dk] -> [C, d]
             for k, (qa, ret) in enumerate(zip(m.question_layers, m.retriever_layers)):
