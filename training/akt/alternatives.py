@@ -6,7 +6,7 @@ directory with one graph changed or added; nothing in the app reads them.
       adds akt_step.onnx: append and readout in one graph (one run per answer instead of two).
       The new row's slices are concatenated to the cache inside the graph, so the readout sees
       the same operands; outputs p_correct and the appended cache (new_cache_i, new_ke_i).
-      Timed against the two calls by training/akt/time_fused_step.mjs.
+      Timed against the app's two calls by `npx tsx training/akt/time_fused_step.mjs --dir /tmp/akt-step`.
   /usr/bin/python3 training/akt/alternatives.py readout-2d --models public/models/akt --out /tmp/akt-2d \
           --checkpoint training/akt/checkpoints/assist2009_pid_fold1.pt
       replaces akt_readout.onnx by one whose candidate rows are 2-D ([C, d], a batch of one), so
