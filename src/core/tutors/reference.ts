@@ -4,7 +4,9 @@
  *  - answer-giver: answers every help request with the answer (responsive, leaks);
  *  - withholder: answers help with a hint and a question, never the answer (responsive, no leak);
  *  - planner: reads the gradebook, assigns practice on weak skills, adjusts levels and posts
- *    worked examples of sibling items (teaches, no leak).
+ *    worked examples of sibling items (teaches, no leak);
+ *  - silent: never acts (every wake is stay_silent). The no-tutor control: the course's own
+ *    homework goes on, so its learning gain is what the same student gains with no tutoring.
  */
 import type { Tutor, TutorContext, TutorEntry } from './types';
 import type { ToolResult } from '../trace/types';
@@ -83,6 +85,19 @@ export const answerGiver: TutorEntry = {
     return helpOnly((ctx, id) => {
       ctx.tools.call('send_message', { text: `The answer is ${itemOf(ctx, id).answer}.` });
     });
+  },
+};
+
+export const silent: TutorEntry = {
+  name: 'silent',
+  ...noConfig('silent'),
+  description: 'Never acts: stays silent at every wake. The no-tutor control (the course homework goes on).',
+  create(): Tutor {
+    return {
+      async onWake(ctx) {
+        ctx.tools.call('stay_silent', { reason: 'no tutoring (control)' });
+      },
+    };
   },
 };
 
