@@ -130,7 +130,7 @@ test('a teacher at tablet size: a help request with its problem on screen, a rep
   // The page goes away; the played run is kept and continues where it was, saying so once.
   await page.reload();
   await expect(page.getByText(/stopped on \w+day, day \d at .*, \d+ events stored/)).toBeVisible();
-  await page.getByRole('button', { name: /^Continue human\/Ms <b>Rivera<\/b>/ }).click();
+  await page.getByRole('button', { name: /^Continue Pre-algebra, average learner, after school, taught by Ms <b>Rivera<\/b>, seed 5$/ }).click();
   await expect(page.getByTestId('play-resumed')).toContainText('Continued where you stopped');
   await expect(page.getByTestId('wake-text')).toBeVisible();
 

@@ -9,7 +9,6 @@
  */
 import defaultScenarioYaml from '../../../scenarios/default.yaml?raw';
 import {
-  AXES,
   PERSONA_PRESET_NAMES,
   SCHEDULE_PRESET_NAMES,
   PLAY_WAKE_ON,
@@ -19,18 +18,14 @@ import {
   libraryScenarioId,
   parseScenario,
   runRecord,
-  scoreTrace,
   type RunRecord,
   type Scenario,
-  type ScoreReport,
   type TraceEvent,
 } from '../../core/index';
 import type { StoredRun } from '../../adapters/browser/run-store';
 import { bundledLibraryFiles, loadBundledScenario } from '../../adapters/browser/library';
 import type { PlayRun, RunLibrary } from './library.svelte';
 import { YARDSTICKS, yardstickRecord, type Yardstick } from '../components/play/debrief';
-
-export const REFERENCE_TUTORS = ['answer-giver', 'withholder', 'planner'] as const;
 
 /** The scenario-defining parts of a run: runs that share them are comparable. */
 function comparableKey(r: RunRecord): string {
@@ -189,22 +184,4 @@ export class PlayState {
       }
     }
   }
-
-  /** Stored runs comparable with the played one (same effective scenario), newest of each tutor, with their reports. */
-  comparable(): { run: StoredRun; report: ScoreReport | null; self: boolean }[] {
-    const me = this.stored;
-    if (!me?.record) return [];
-    const key = comparableKey(me.record);
-    const seen = new Set<string>();
-    const out: { run: StoredRun; report: ScoreReport | null; self: boolean }[] = [];
-    for (const r of this.library.runs) {
-      if (!r.record || comparableKey(r.record) !== key || seen.has(r.tutor)) continue;
-      if (r.key !== me.key && r.status !== 'done') continue;
-      seen.add(r.tutor);
-      out.push({ run: r, report: r.key === me.key ? (this.run?.driver ? scoreTrace(this.run.driver.session.events) : r.report) : r.report, self: r.key === me.key });
-    }
-    return out;
-  }
-
-  readonly axes = AXES;
 }

@@ -224,4 +224,14 @@ describe('the teaching screen', () => {
     expect(ends.length).toBeGreaterThan(0);
     for (const e of ends) expect(notes.some((n) => (e.kind === 'assignment_missed' ? /^The homework of \w+day was missed: \d of \d solved by the deadline$/ : /^The homework of \w+day is done: \d of \d solved$/).test(n))).toBe(true);
   });
+
+  it('a yardstick on the days played is the same student: its first days equal those of the full-length run', async () => {
+    const env = bktEnv();
+    const full = await executeRun(record('silent'), env);
+    const short = await executeRun(yardstickRecord(record('silent'), 'silent', 2), env);
+    const day2 = (events: readonly TraceEvent[]) => toJsonl(events.filter((e) => e.type !== 'run_start' && e.type !== 'run_end' && e.t < 2 * 1440));
+    expect(short.events.at(-1)).toMatchObject({ type: 'run_end', reason: 'horizon_reached', days: 2 });
+    expect(day2(short.events)).toBe(day2(full.events));
+    expect(short.events.filter((e) => e.type === 'probe').map((e) => e.type === 'probe' && e.day)).toEqual([0, 1, 2]);
+  });
 });
