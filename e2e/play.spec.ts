@@ -208,6 +208,11 @@ test('a teacher on a phone: no sideways scroll, the problem first, the conversat
   await expect(page.getByTestId('digest')).toContainText('While you skipped ahead');
   await noSidewaysScroll(page);
   await page.screenshot({ path: 'test-results/play-390-digest.png', fullPage: true });
+  // The instructor's view is off until switched on, and switching it is part of the record.
+  await expect(page.getByTestId('instructor-view')).toHaveCount(0);
+  await page.getByLabel(/Instructor's view/).check();
+  await expect(page.getByTestId('instructor-view')).toContainText('Mastery');
+  await expect(page.getByRole('region', { name: 'Conversation with Sam' }).locator('[data-kind="note"]').last()).toHaveText(/You switched the instructor's view on \(recorded\)/);
   await page.getByRole('button', { name: 'Finish…' }).click();
   await noSidewaysScroll(page);
   await page.screenshot({ path: 'test-results/play-390-finish.png' });

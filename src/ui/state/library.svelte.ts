@@ -189,6 +189,8 @@ export class PlayRun extends LiveRun {
     if (!t || on === this.instructorView) return;
     t.recordInstructorView(on);
     this.instructorView = on;
+    // A new status object: views that re-read the session on each call see the recorded switch too.
+    this.status = t.status;
   }
 
   endTurn = () => this.#move(() => this.#driver!.endTurn());

@@ -41,23 +41,8 @@ export const readCourse = (): ToolCall => ({ tool: 'get_course_map', args: {} })
 export const readGradebook = (): ToolCall => ({ tool: 'get_gradebook', args: {} });
 export const readAssignments = (): ToolCall => ({ tool: 'get_assignments', args: { status: 'all' } });
 export const readProfile = (): ToolCall => ({ tool: 'get_learner_profile', args: {} });
-export const readMessages = (): ToolCall => ({ tool: 'get_messages', args: {} });
 
 /** A worked example's body from a problem's worked solution (what get_course_map with item_id answers): the question, then its numbered steps. */
 export function workedBody(problem: { stem: string; solution_steps: readonly string[] }): string {
   return `${problem.stem}\n${problem.solution_steps.map((s, k) => `${k + 1}. ${s}`).join('\n')}`;
 }
-
-/** What a teaching act is called for an agent (shown to researchers). */
-export const TOOL_WORDS: Record<string, string> = {
-  send_message: 'Reply',
-  provide_content: 'Post a hint, worked example or explanation',
-  assign_items: 'Assign practice',
-  adjust_level: 'Change a level',
-  stay_silent: 'Say nothing this turn',
-  get_course_map: 'Read the course map or a problem',
-  get_gradebook: 'Read the gradebook',
-  get_assignments: 'Read the assignments',
-  get_learner_profile: "Read the learner's profile",
-  get_messages: 'Read the messages',
-};

@@ -6,7 +6,7 @@
  */
 import { extractionAttempts, helpRequests, tutorTurns, type CurvePoint, type EventOf, type RunRecord, type TraceEvent } from '../../../core/index';
 import { AssignmentBook, runFacts } from './conversation';
-import { count, courseDay, dayTitle, quote, skillName, solvedText, when } from './words';
+import { count, quote, skillName, solvedText, when } from './words';
 
 /** The built-in tutors a played run is compared with: no tutor first (the control), then the reference tutors. */
 export const YARDSTICKS = ['silent', 'planner', 'withholder', 'answer-giver'] as const;
@@ -154,6 +154,3 @@ export function moments(events: readonly TraceEvent[]): Moment[] {
   }
   return out.sort((a, b) => a.seq - b.seq);
 }
-
-/** "Monday 4 pm, day 1" for a moment's place in the run. */
-export const momentDay = (t: number): string => dayTitle(courseDay(t));

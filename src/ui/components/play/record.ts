@@ -1,8 +1,8 @@
 /**
- * The learner's record in a teacher's words: what the five LMS reads answer (the same results an
+ * The learner's record in a teacher's words: what four of the LMS reads answer (the same results an
  * agent gets), laid out as assignments with weekday and time and how many problems were solved,
  * the gradebook as skills with recent results, the course map as skills with their problems, and
- * the profile. Pure: a tool result in, plain data out; the raw result stays available to
+ * the profile (the messages are the conversation). Pure: a tool result in, plain data out; the raw result stays available to
  * researchers in the page (JsonView).
  */
 import { MINUTES_PER_DAY } from '../../../core/index';
@@ -161,21 +161,4 @@ export function profileView(value: unknown): ProfileView {
     }),
     levels: (v.levels ?? []).map((l) => ({ skill: l.skill_id, name: l.name || skillName(l.skill_id), level: levelText(l.level) })),
   };
-}
-
-export interface MessageLine {
-  from: 'tutor' | 'learner';
-  when: string;
-  text: string;
-  title: string | null;
-}
-
-interface MessagesValue {
-  messages: { day: number; minute_of_day: number; from: 'tutor' | 'learner'; text: string; content?: { title: string } }[];
-}
-
-/** get_messages as lines with weekday and time. */
-export function messageLines(value: unknown): MessageLine[] {
-  const v = value as MessagesValue;
-  return (v.messages ?? []).map((m) => ({ from: m.from, when: when(minuteOf(m)), text: m.text, title: m.content?.title ?? null }));
 }
