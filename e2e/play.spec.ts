@@ -198,6 +198,14 @@ test('a teacher on a phone: no sideways scroll, the problem first, the conversat
   await noSidewaysScroll(page);
   await page.screenshot({ path: 'test-results/play-390-help.png', fullPage: true });
   await replyAndWorkedExample(page);
+  // Easier: the level shown follows the change at once.
+  await page.getByRole('button', { name: 'Easier or harder' }).click();
+  const level = page.locator('[data-act="level"]');
+  await expect(level).toContainText(/is at level 2 of 3/);
+  await level.getByRole('button', { name: 'Make it easier' }).click();
+  await expect(page.getByTestId('act-outcome')).toHaveText(/ is now at level 1 \(easiest\)\.$/);
+  await expect(level).toContainText(/is at level 1 \(easiest\) of 3/);
+  await expect(level.getByRole('button', { name: 'Make it easier' })).toBeDisabled();
   await page.getByRole('button', { name: 'Assignments', exact: true }).click();
   await expect(page.getByTestId('record-look')).toContainText(/solved/);
   await noSidewaysScroll(page);
