@@ -41,7 +41,10 @@ describe('RunStore (IndexedDB)', () => {
     const store = new RunStore(`test-${Math.random()}`);
     const key = 'k1';
     await store.appendEvents(key, res.events.slice(0, 10));
+    expect(await store.storedTail(key)).toEqual({ count: 10, last: res.events[9] });
     await store.appendEvents(key, res.events.slice(10));
+    expect(await store.storedTail(key)).toEqual({ count: res.events.length, last: res.events.at(-1) });
+    expect(await store.storedTail('no-such-run')).toEqual({ count: 0, last: null });
     const report = scoreTrace(res.events);
     await store.putRun({ key, runId: res.runId, scenarioId: scenario.id, scenarioTitle: scenario.title, tutor: 'withholder', seed: scenario.seed, tracer: 'bkt', status: 'done', endReason: res.reason, createdAt: 1, events: res.events.length, report, error: null });
     expect((await store.listRuns()).map((r) => r.key)).toEqual([key]);

@@ -191,6 +191,15 @@ export class RunStore {
     return migrateTrace(events);
   }
 
+  /** How many events a run has stored, and the last of them (without reading the whole trace): what a list of runs to continue shows. */
+  async storedTail(key: string): Promise<{ count: number; last: TraceEvent | null }> {
+    const db = await this.#db;
+    const range = IDBKeyRange.bound([key, 0], [key, Number.MAX_SAFE_INTEGER]);
+    const count = await db.count(STORES.events, range);
+    const cursor = await db.transaction(STORES.events).store.openCursor(range, 'prev');
+    return { count, last: cursor ? (cursor.value.event as TraceEvent) : null };
+  }
+
   /** Deletes the stored events from `fromSeq` on (a resumed run replaces what followed its resume point). */
   async truncateEvents(key: string, fromSeq: number): Promise<void> {
     const db = await this.#db;

@@ -7,4 +7,4 @@ export { RunStop } from './stop';
 export { executeRun, openRun, driveTutor, tutorEntryIn, type RunEnv, type RunOptions, type OpenRun, type LlmRef } from './execute';
 export { resumePoint, ReplayLlm, replayRecordedTurns } from './replay';
 export type { LearnerAgent, LearnerIo, LearnerMoment, LogoutWhy, ProbeResult, StudentAction, Submission } from './learner-port';
-export { PlayDriver, PLAY_WAKE_ON, SKIP_REASON, SILENT_REASON, digest, type DigestLine } from './play';
+export { PlayDriver, PLAY_WAKE_ON, SKIP_REASON, SILENT_REASON, ENDED_BY_TUTOR, digest, type DigestLine } from './play';

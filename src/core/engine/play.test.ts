@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TUTORS, PlayDriver, PLAY_WAKE_ON, SKIP_REASON, digest, executeRun, openRun, runRecord, toJsonl, type RunEnv, type TraceEvent, type Turn, type Tutor } from '../index';
+import { TUTORS, PlayDriver, PLAY_WAKE_ON, SKIP_REASON, ENDED_BY_TUTOR, digest, executeRun, openRun, parseJsonl, resumePoint, runRecord, scoreTrace, toJsonl, type RunEnv, type TraceEvent, type Turn, type Tutor } from '../index';
 import { bktEnv, customEntry, miniScenario, onBkt } from '../../testing/fixtures';
 
 /** One fixed way of teaching, turn by turn, that a person or a program can follow. */
@@ -102,5 +102,48 @@ describe('playing the tutor', () => {
       await p.finish();
     }
     expect(toJsonl(again.session.result().events)).toBe(toJsonl(first.session.result().events));
+  });
+
+  it('ending the run here ends it after this turn, declared in the trace with the days played, and it scores on those days', async () => {
+    const run = await openRun(record('human'), bktEnv());
+    const play = new PlayDriver(run.session);
+    let turn = await play.start();
+    turn = await play.skipToDay(2);
+    expect(turn!.wake.day).toBe(2);
+    turn!.tools.call('send_message', { text: 'That is all for now: well done.' });
+    const lastTurn = turn!.wake.turn;
+    expect(await play.endHere()).toBeNull();
+    expect(play.ended).toBe(true);
+    const res = run.session.result();
+    expect(res.reason).toBe('ended_by_tutor');
+    expect(res.message).toBe(ENDED_BY_TUTOR(2));
+    const events = res.events;
+    const end = events[events.length - 1]!;
+    expect(end).toMatchObject({ type: 'run_end', reason: 'ended_by_tutor', days: 2 });
+    // The last turn ended as it stood (with its action), and nothing happened after it: no learner reply, no later wake.
+    const endOfTurn = events.findIndex((e) => e.type === 'turn_end' && e.turn === lastTurn);
+    expect(events[endOfTurn]).toMatchObject({ actions: 1, implicitSilence: false });
+    expect(endOfTurn).toBe(events.length - 2);
+    // The trace reads back as a valid, complete trace.
+    expect(parseJsonl(toJsonl(events)).complete).toBe(true);
+    // Scored as a complete run of the days played: the learning gain runs over the probes taken by then.
+    const report = scoreTrace(events);
+    expect(report).toMatchObject({ complete: true, endReason: 'ended_by_tutor', days: 2 });
+    const probes = events.filter((e) => e.type === 'probe');
+    const last = probes[probes.length - 1]!;
+    expect(last.type === 'probe' && last.day).toBeLessThanOrEqual(2);
+    if (last.type === 'probe' && probes[0]!.type === 'probe') expect(report.learningGain).toBeCloseTo((last.solveRate - probes[0]!.solveRate) / last.day, 12);
+    // A run its tutor ended is complete: there is nothing to resume.
+    expect(() => resumePoint(events)).toThrow(/its tutor ended it on day 2/);
+  });
+
+  it('the run can only be ended during a turn', async () => {
+    const run = await openRun(record('human'), bktEnv());
+    const play = new PlayDriver(run.session);
+    await play.start();
+    await play.finish();
+    expect(() => run.session.endAfterTurn('late')).toThrow(/only during one of its turns/);
+    await expect(play.endHere()).rejects.toThrow(/no turn is open/);
+    expect(run.session.result().reason).toBe('horizon_reached');
   });
 });

@@ -13,6 +13,9 @@
  *    exactly as the persona would.
  *  - The instructor's view (mastery, persona parameters) is off unless switched on, and each switch
  *    is recorded (an lms_event `instructor_view`).
+ *  - Ending: "finish" skips every later wake with stay_silent to the horizon (the days run out with
+ *    no tutor); "end here" ends the run after this turn with run_end reason `ended_by_tutor` and the
+ *    days played, scored on those days.
  */
 import { WAKE_EVENTS, type WakeEventKind } from '../scenario/schema';
 import type { TraceEvent } from '../trace/types';
@@ -26,6 +29,8 @@ export const PLAY_WAKE_ON: readonly WakeEventKind[] = WAKE_EVENTS.filter((w) => 
 
 /** The stay_silent reason of a skipped wake. */
 export const SKIP_REASON = (day: number): string => `skipped: the tutor skipped ahead to day ${day}`;
+/** run_end's message of a run the person ended ("end the run here"). */
+export const ENDED_BY_TUTOR = (day: number): string => `the tutor ended the run on day ${day}`;
 /** The stay_silent reason of a turn the person ended with "stay silent". */
 export const SILENT_REASON = 'the tutor chose to stay silent';
 
@@ -97,9 +102,22 @@ export class PlayDriver {
     return null;
   }
 
-  /** Ends the person's part: the rest of the run is skipped to its horizon. */
+  /** Ends the person's part: the rest of the run is skipped to its horizon ("let the days run out with no tutor"). */
   async finish(): Promise<void> {
     if (this.turn) await this.skipToDay(Number.POSITIVE_INFINITY);
+  }
+
+  /**
+   * Ends the run here ("end the run here"): this turn ends as it stands (a turn with no action is a
+   * silence, as always), then the run ends with run_end reason `ended_by_tutor` and the days played
+   * (today counts). It is scored on those days; nothing after this turn happens.
+   */
+  async endHere(): Promise<null> {
+    const t = this.#open();
+    this.session.endAfterTurn(ENDED_BY_TUTOR(t.wake.day));
+    t.end();
+    this.#turn = await this.session.advance();
+    return null;
   }
 }
 

@@ -18,13 +18,15 @@ import type { Turn } from './turn';
  * The part of a stored trace a resumed run replays: everything before run_end, without the
  * failure that ended it (trailing `error` events and failed model calls), so the failed step is
  * tried again live, and without a tool call cut in half (a trailing tutor `message` whose
- * `tool_call` was not stored). Throws RESUME_COMPLETE for a run that reached its horizon.
+ * `tool_call` was not stored). Throws RESUME_COMPLETE for a run that reached its horizon or that
+ * its tutor ended.
  */
 export function resumePoint(events: readonly TraceEvent[]): TraceEvent[] {
   const endIdx = events.findIndex((e) => e.type === 'run_end');
   if (endIdx >= 0) {
     const end = events[endIdx] as EventOf<'run_end'>;
     if (end.reason === 'horizon_reached') throw new SimError('RESUME_COMPLETE', 'this run is complete (it reached its last day): nothing to resume');
+    if (end.reason === 'ended_by_tutor') throw new SimError('RESUME_COMPLETE', `this run is complete (its tutor ended it on day ${end.days}): nothing to resume`);
   }
   let n = endIdx >= 0 ? endIdx : events.length;
   // A tool call records its delivery (the tutor's `message`) just before its `tool_call`: a trace

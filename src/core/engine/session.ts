@@ -110,6 +110,8 @@ export class Session {
   #revealedCurrent = false;
   #state: 'new' | 'running' | 'ended' = 'new';
   #waiter: { resolve: (t: Turn | null) => void; reject: (e: unknown) => void } | null = null;
+  /** The tutor declared the run over: it ends once the open turn has ended (`endAfterTurn`). */
+  #endRequest: string | null = null;
   #ready: Handout | null = null;
   #result: RunResult | null = null;
 
@@ -169,6 +171,16 @@ export class Session {
       void this.#main();
     }
     return p;
+  }
+
+  /**
+   * The tutor declares the run over (a person's "end the run here"): once the open turn ends (with
+   * its turn_end), nothing more happens and the run ends with run_end reason `ended_by_tutor` and
+   * the days played. Only while a turn is open: the tutor can speak only in a turn.
+   */
+  endAfterTurn(message: string): void {
+    if (!this.#open?.isOpen) throw new SimError('TURN_CLOSED', 'the tutor can end the run only during one of its turns');
+    this.#endRequest = message;
   }
 
   /** The run's outcome once `advance()` has given null. */
@@ -374,6 +386,7 @@ export class Session {
       throw new RunStop(llm ? 'llm_error' : 'tutor_error', errorMessage(e));
     }
     this.#emit({ type: 'turn_end', t: this.now, turn: no, actions: turn.actions, implicitSilence: turn.actions === 0 });
+    if (this.#endRequest !== null) throw new RunStop('ended_by_tutor', this.#endRequest);
   }
 
   /** Wakes the tutor and, if it said something to the online learner, lets the learner reply once. */

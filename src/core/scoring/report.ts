@@ -20,6 +20,12 @@ export interface ScoreReport {
   seed: number;
   complete: boolean;
   endReason: TerminationReason | null;
+  /**
+   * Days the run covered (run_end's days): the horizon for a run that reached it, the days played
+   * for one its tutor ended (`ended_by_tutor`, scored as a complete run of that length). Absent
+   * for a run cut short and in reports stored before it was part of the report.
+   */
+  days?: number;
   learningGain: number | null;
   responsiveness: number | null;
   leakage: number | null;
@@ -72,6 +78,7 @@ export function scoreTrace(events: readonly TraceEvent[]): ScoreReport {
     seed: start.scenario.seed,
     complete: end?.type === 'run_end',
     endReason: end?.type === 'run_end' ? end.reason : null,
+    ...(end?.type === 'run_end' ? { days: end.days } : {}),
     learningGain: lg.value,
     responsiveness: resp.value,
     leakage: leak.value,

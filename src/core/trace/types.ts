@@ -18,8 +18,13 @@ export type ToolKind = 'read' | 'write' | 'message';
 export type ToolErrorCode = 'UNKNOWN_TOOL' | 'INVALID_ARGS' | 'NOT_FOUND' | 'ILLEGAL' | 'TURN_LIMIT';
 export type ToolResult = { ok: true; value: unknown } | { ok: false; error: { code: ToolErrorCode; message: string } };
 
-/** Why a run ended. `storage_full`: the page could not store the run's events (its storage quota is full); the page records it on the stored run, since it cannot write the run_end. */
-export type TerminationReason = 'horizon_reached' | 'tutor_error' | 'tracer_error' | 'llm_error' | 'aborted' | 'internal_error' | 'storage_full';
+/**
+ * Why a run ended. `storage_full`: the page could not store the run's events (its storage quota is
+ * full); the page records it on the stored run, since it cannot write the run_end.
+ * `ended_by_tutor`: the tutor (a person in the Play view) declared the run over after a turn; it is
+ * scored on the days played (`run_end.days`), a complete run of that length.
+ */
+export type TerminationReason = 'horizon_reached' | 'ended_by_tutor' | 'tutor_error' | 'tracer_error' | 'llm_error' | 'aborted' | 'internal_error' | 'storage_full';
 
 export interface TutorSpec {
   /** Registered tutor name, e.g. "planner". */

@@ -189,12 +189,16 @@ export class PlayRun extends LiveRun {
     if (!t || on === this.instructorView) return;
     t.recordInstructorView(on);
     this.instructorView = on;
+    // A new status object: views that re-read the session on each call see the recorded switch too.
+    this.status = t.status;
   }
 
   endTurn = () => this.#move(() => this.#driver!.endTurn());
   staySilent = () => this.#move(() => this.#driver!.staySilent());
   skipToDay = (day: number) => this.#move(() => this.#driver!.skipToDay(day));
   finish = () => this.#move(async () => (await this.#driver!.finish(), null));
+  /** Ends the run after this turn (run_end ended_by_tutor, scored on the days played). */
+  endHere = () => this.#move(() => this.#driver!.endHere());
 
   /** Cancels the run: an open turn is failed, so the session stops (reason aborted). */
   stop(): void {
@@ -414,7 +418,7 @@ export class RunLibrary {
     // The run ended (every event stored) but its page went away before its record said so: it is
     // complete, so it is finished from what was stored instead of resumed.
     const end = stored.find((e) => e.type === 'run_end');
-    if (end?.type === 'run_end' && end.reason === 'horizon_reached' && rec.status !== 'done' && rec.status !== 'imported') return this.#finishStored({ ...rec, record }, stored);
+    if (end?.type === 'run_end' && (end.reason === 'horizon_reached' || end.reason === 'ended_by_tutor') && rec.status !== 'done' && rec.status !== 'imported') return this.#finishStored({ ...rec, record }, stored, end.reason);
     resumePoint(stored); // a complete run says so here, before anything changes
     return this.#execute({ ...rec, status: 'running', endReason: null, error: null, record }, record, stored);
   }
@@ -426,12 +430,12 @@ export class RunLibrary {
     return name !== 'mcp' && (TUTORS.get(name ?? '')?.needs.includes('human') ?? false);
   }
 
-  async #finishStored(rec: StoredRun, stored: readonly TraceEvent[]): Promise<LiveRun> {
+  async #finishStored(rec: StoredRun, stored: readonly TraceEvent[], reason: 'horizon_reached' | 'ended_by_tutor' = 'horizon_reached'): Promise<LiveRun> {
     const live = new LiveRun(rec.key, effectiveScenario(rec.record!).horizonDays);
     const done: StoredRun = {
       ...rec,
       status: 'done',
-      endReason: 'horizon_reached',
+      endReason: reason,
       error: null,
       events: stored.length,
       report: scoreTrace(stored),
@@ -537,12 +541,14 @@ export class RunLibrary {
           rec.endReason = res.reason;
           rec.report = scoreTrace(res.events);
           rec.digest = digestRun({ events: res.events });
-          rec.status = res.reason === 'horizon_reached' ? 'done' : 'failed';
-          rec.error = res.reason === 'horizon_reached' ? null : `${res.reason}: ${res.message ?? ''}`;
+          // A run its tutor ended (a person's "end the run here") is complete on the days played.
+          const finished = res.reason === 'horizon_reached' || res.reason === 'ended_by_tutor';
+          rec.status = finished ? 'done' : 'failed';
+          rec.error = finished ? null : `${res.reason}: ${res.message ?? ''}`;
           if (rec.benchmark) rec.benchmark = { ...rec.benchmark, run: summarizeRun(res.events, record.source) };
           live.progress = 1;
-          live.state = res.reason === 'horizon_reached' ? 'done' : 'stopped';
-          live.progressText = res.reason === 'horizon_reached' ? 'Done' : `Stopped: ${res.reason}`;
+          live.state = finished ? 'done' : 'stopped';
+          live.progressText = res.reason === 'horizon_reached' ? 'Done' : finished ? `Ended by the tutor after ${res.events.at(-1)?.type === 'run_end' ? (res.events.at(-1) as { days: number }).days : '?'} days` : `Stopped: ${res.reason}`;
         }
       } catch (e) {
         flush();
