@@ -161,7 +161,7 @@ describe('npm run cli -- sweep with several tutors (a benchmark)', () => {
     expect(misplaced.stderr).toContain('--harness, --model, --temperature and --max-steps are for LLM tutors');
     const badTutor = await cliSweep(['--tutor', 'nobody', ...base], process.env);
     expect(badTutor.code).not.toBe(0);
-    expect(badTutor.stderr).toMatch(/Allowed choices are answer-giver, withholder, planner, llm/);
+    expect(badTutor.stderr).toMatch(/Allowed choices are answer-giver, withholder, planner, silent, llm/);
     expect(existsSync(join(dir, 'out'))).toBe(false);
   }, 60_000);
 });
