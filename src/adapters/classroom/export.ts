@@ -12,7 +12,12 @@ export const STUDY_EXPORT_VERSION = 1;
 
 export interface StudyExport {
   study: StudyRow;
-  participants: { code: string; consentedAt: number | null; status: SessionRow['status'] | 'not started'; endReason: string | null }[];
+  participants: {
+    code: string;
+    consentedAt: number | null;
+    /** When each session started (ISO 8601, UTC), by session. */
+    sessionStarts: string[];
+    status: SessionRow['status'] | 'not started'; endReason: string | null }[];
   traces: { code: string; runId: string; jsonl: string }[];
 }
 

@@ -65,6 +65,8 @@ export const LIMITS = {
   actionsPerMinute: 60,
   messagesPerMinute: 10,
   codesPerRequest: 200,
+  /** When the last session's time is up before the final quiz was handed in: this many minutes more for it, then the session ends without it. */
+  finalQuizMinutes: 15,
 } as const;
 
 /** Codes read aloud and typed by students: no 0/O, 1/I/L. */
@@ -227,6 +229,11 @@ export class ClassroomService {
     const s = await this.study(studyId);
     await this.store.putStudy({ ...s, status: 'ended' });
     for (const live of [...this.#live.values()].filter((l) => l.study.id === studyId)) {
+      // A student who has finished their last session is done: their run only finishes its day.
+      if (live.learner.sessionOver && dayOf(live.run.session.now as SimMinutes) >= s.spec.sessions - 1) {
+        await live.done;
+        continue;
+      }
       live.ac.abort();
       live.queue.close('the study was ended');
       await live.done;
@@ -240,7 +247,7 @@ export class ClassroomService {
     const participants: StudyExport['participants'] = [];
     for (const p of await this.store.listParticipants(studyId)) {
       const row = await this.store.getSession(p.code);
-      participants.push({ code: p.code, consentedAt: p.consentedAt, status: row?.status ?? 'not started', endReason: row?.endReason ?? null });
+      participants.push({ code: p.code, consentedAt: p.consentedAt, sessionStarts: (row?.starts ?? []).map((t) => new Date(t).toISOString()), status: row?.status ?? 'not started', endReason: row?.endReason ?? null });
       if (!row) continue;
       await this.#live.get(p.code)?.writes;
       const lines = await this.store.events(p.code);
@@ -331,11 +338,16 @@ export class ClassroomService {
       live = await this.#open(p, study);
     }
     if (a.kind !== 'login') await this.#timeUp(live, study);
-    const day = dayOf(live.run.session.now as SimMinutes);
+    let day = dayOf(live.run.session.now as SimMinutes);
+    const finalQuiz = this.#awaitingFinalQuiz(live, study);
+    if (finalQuiz && a.kind !== 'probe' && a.kind !== 'logout' && a.kind !== 'login') throw new ClassroomError(409, 'the time is up: hand in the final quiz to finish');
+    if (a.kind === 'probe') this.#checkQuiz(live, study, a);
     if (a.kind === 'login') {
       if (live.learner.online) return this.#state(p, study);
       // After the last session the run only finishes its day: there is no session to start.
       if (live.learner.sessionOver && day >= study.spec.sessions - 1) throw new ClassroomError(409, 'all the sessions of this study are done: thank you!');
+      // The last session is over, and the run may still be finishing its virtual day: this login starts the next one.
+      if (live.learner.sessionOver) day += 1;
       if (live.row.starts[day] === undefined) {
         live.row = { ...live.row, starts: [...live.row.starts.slice(0, day), ...Array.from({ length: Math.max(0, day - live.row.starts.length) }, () => this.env.now()), this.env.now()] };
         await this.store.putSession(live.row);
@@ -346,6 +358,11 @@ export class ClassroomService {
     const stopped = live.done.then((): { ok: false; error: string } => ({ ok: false, error: `the session has stopped (${live.row.endReason ?? 'ended'})` }));
     const outcome = await Promise.race([live.queue.push({ ...a, t: this.#minute(live, day) } as StudentAction), stopped]);
     await live.writes;
+    // The final quiz handed in after the time was up: the session ends now, as its time said.
+    if (finalQuiz && a.kind === 'probe' && outcome.ok && live.learner.online) {
+      await live.queue.push({ kind: 'logout', t: this.#minute(live, day), why: 'time_up' });
+      await live.writes;
+    }
     const state = await this.#state(p, study);
     return outcome.ok ? state : { ...state, refused: outcome.error };
   }
@@ -360,14 +377,53 @@ export class ClassroomService {
     const day = dayOf(live.run.session.now as SimMinutes);
     const start = live.row.starts[day];
     if (!live.learner.online || start === undefined || this.env.now() - start < study.spec.sessionMinutes * 60_000) return;
+    // The last session's time is up before the final quiz: it waits for the quiz (the learning
+    // gain needs it) for LIMITS.finalQuizMinutes more, and only then ends without it.
+    if (this.#finalQuizDue(live, study) && this.env.now() - start < (study.spec.sessionMinutes + LIMITS.finalQuizMinutes) * 60_000) {
+      this.#armTimer(live, study, start + (study.spec.sessionMinutes + LIMITS.finalQuizMinutes) * 60_000 - this.env.now());
+      return;
+    }
     await live.queue.push({ kind: 'logout', t: this.#minute(live, day), why: 'time_up' });
     await live.writes;
   }
 
-  #armTimer(live: Live, study: StudyRow): void {
+  /** The study's final quiz is due in this session (its last) and not handed in yet. */
+  #finalQuizDue(live: Live, study: StudyRow): boolean {
+    const day = dayOf(live.run.session.now as SimMinutes);
+    return study.spec.probes && live.learner.online && !live.learner.sessionOver && day === study.spec.sessions - 1 && !live.run.session.events.some((e) => e.type === 'probe' && e.day === study.spec.sessions);
+  }
+
+  /** The last session's time is up and only the final quiz is left to do. */
+  #awaitingFinalQuiz(live: Live, study: StudyRow): boolean {
+    const start = live.row.starts[dayOf(live.run.session.now as SimMinutes)];
+    return start !== undefined && this.#finalQuizDue(live, study) && this.env.now() - start >= study.spec.sessionMinutes * 60_000;
+  }
+
+  /** A quiz is taken once, at its time (the pre-quiz at the first session's start, the final one in the last session), over its own items, each once. */
+  #checkQuiz(live: Live, study: StudyRow, a: Extract<StudentActionInput, { kind: 'probe' }>): void {
+    if (!study.spec.probes) throw new ClassroomError(409, 'this study has no quiz');
+    const day = dayOf(live.run.session.now as SimMinutes);
+    const taken = (d: number) => live.run.session.events.some((e) => e.type === 'probe' && e.day === d);
+    if (a.phase === 'pre') {
+      if (taken(0)) throw new ClassroomError(409, 'the first quiz is already handed in');
+      if (day !== 0) throw new ClassroomError(409, 'the first quiz is not now: it is at the start of the first session');
+    } else {
+      if (taken(study.spec.sessions)) throw new ClassroomError(409, 'the final quiz is already handed in');
+      if (day !== study.spec.sessions - 1 || live.learner.sessionOver) throw new ClassroomError(409, 'the final quiz is not now: it is at the end of the last session');
+    }
+    const ids = new Set(live.run.session.world.lms.bank.probes.map((p) => p.id));
+    const seen = new Set<string>();
+    for (const x of a.answers) {
+      if (!ids.has(x.itemId)) throw new ClassroomError(400, `answers: item "${x.itemId}" is not in the quiz`);
+      if (seen.has(x.itemId)) throw new ClassroomError(400, `answers: item "${x.itemId}" is answered twice`);
+      seen.add(x.itemId);
+    }
+  }
+
+  #armTimer(live: Live, study: StudyRow, inMs = study.spec.sessionMinutes * 60_000): void {
     if (live.timer) clearTimeout(live.timer);
     // A failure here is logged; the student's next request checks the time again (state → #timeUp).
-    const t = setTimeout(() => void this.#timeUp(live, study).catch((e: unknown) => console.error(`classroom: ending the session of ${live.code} at its time failed:`, e)), study.spec.sessionMinutes * 60_000 + 1000);
+    const t = setTimeout(() => void this.#timeUp(live, study).catch((e: unknown) => console.error(`classroom: ending the session of ${live.code} at its time failed:`, e)), Math.max(0, inMs) + 1000);
     (t as { unref?: () => void }).unref?.();
     live.timer = t;
   }
@@ -407,7 +463,7 @@ export class ClassroomService {
     let row = await this.store.getSession(p.code);
     const stored = row ? (await this.store.events(p.code)).map((j) => JSON.parse(j) as TraceEvent) : [];
     if (!row) {
-      row = { code: p.code, record: runRecord({ scenario: fieldScenario(study.spec, study.id), source: `study ${study.id}`, tutor: study.spec.tutor }), starts: [], events: 0, status: 'active', endReason: null };
+      row = { code: p.code, record: runRecord({ scenario: fieldScenario(study.spec, study.id), source: `study ${study.id}`, tutor: study.spec.tutor, participant: p.code }), starts: [], events: 0, status: 'active', endReason: null };
       await this.store.putSession(row);
     }
     const resume = stored.length > 0 && row.status === 'active' ? stored : null;
@@ -519,7 +575,7 @@ export class ClassroomService {
     const online = live.learner.online;
     const events = live.run.session.events;
     const probed = (d: number) => events.some((e) => e.type === 'probe' && e.day === d);
-    const probe: StudentState['probe'] = !spec.probes || !online ? null : day === 0 && !probed(0) ? { phase: 'pre', items: lms.bank.probes.map(studentItem) } : null;
+    const probe: StudentState['probe'] = !spec.probes || !online ? null : day === 0 && !probed(0) ? { phase: 'pre', items: lms.bank.probes.map(studentItem) } : this.#awaitingFinalQuiz(live, study) ? { phase: 'post', items: lms.bank.probes.map(studentItem) } : null;
     // A session just ended: the student's next one is the next day's (the world is on its way there).
     const over = live.learner.sessionOver;
     const last = day >= spec.sessions - 1;
@@ -588,8 +644,12 @@ function parseAction(x: unknown): StudentActionInput {
       return { kind: 'open', itemId: str('itemId', 60), assignmentId: assignment() };
     case 'submit':
       return { kind: 'submit', itemId: str('itemId', 60), assignmentId: assignment(), response: str('response', 200) };
-    case 'help':
-      return { kind: 'help', template: str('template', 40) };
+    case 'help': {
+      const template = str('template', 40);
+      // An own key only: "__proto__", "constructor" or "toString" name no help request (a plain-object lookup would find them).
+      if (!Object.hasOwn(HELP_TEMPLATES, template)) throw new ClassroomError(400, `unknown help request "${template}"`);
+      return { kind: 'help', template };
+    }
     case 'say': {
       const text = str('text', MAX_MESSAGE_CHARS);
       if (!text.trim()) throw new ClassroomError(400, 'text: write something first');
@@ -598,7 +658,8 @@ function parseAction(x: unknown): StudentActionInput {
     case 'probe': {
       const answers = a.answers;
       if (!Array.isArray(answers) || answers.length > 300) throw new ClassroomError(400, 'answers: a list of { itemId, response }');
-      return { kind: 'probe', phase: a.phase === 'post' ? 'post' : 'pre', answers: answers.map((x) => ({ itemId: String((x as { itemId?: unknown }).itemId ?? '').slice(0, 60), response: String((x as { response?: unknown }).response ?? '').slice(0, 200) })) };
+      if (a.phase !== 'pre' && a.phase !== 'post') throw new ClassroomError(400, 'phase: "pre" or "post"');
+      return { kind: 'probe', phase: a.phase, answers: answers.map((x) => ({ itemId: String((x as { itemId?: unknown }).itemId ?? '').slice(0, 60), response: String((x as { response?: unknown }).response ?? '').slice(0, 200) })) };
     }
     case 'logout':
       return { kind: 'logout', why: 'student_ended' };

@@ -96,7 +96,7 @@ export async function openRun(record: RunRecord, env: RunEnv, opts: RunOptions =
   // A resumed run keeps the run id its trace has: traces of LLM tutors written before run ids held
   // harness and model ("…__llm__s1") resume as they are (everything else in run_start is checked).
   const first = replay?.[0];
-  const runId = first?.type === 'run_start' ? first.runId : runIdFor(scenario.id, tutorRunName({ name: entry.name, config }, tutors), scenario.seed, voiceRunName(record.voice));
+  const runId = first?.type === 'run_start' ? first.runId : runIdFor(scenario.id, tutorRunName({ name: entry.name, config }, tutors), scenario.seed, voiceRunName(record.voice), record.participant ?? null);
   const http = (): HttpTransport => {
     if (!env.http) throw new SimError('RUN_INVALID', `tutor ${entry.name} talks to an agent over HTTP, but this environment has no HTTP transport`);
     return replay ? new ReplayHttp(env.http, replay) : env.http;

@@ -49,6 +49,11 @@ export const RunRecordSchema = z
     coupling: z.enum(COUPLING_MODES).optional(),
     /** Overrides the scenario's opt-in chat-instruction rule (learner.chatInstruction; absent = off). */
     chatInstruction: z.boolean().optional(),
+    /**
+     * A field run's participant (a real student's anonymous code, docs/classroom.md): it ends the run
+     * id ("…__p-<code>"), so that every participant of a study has a run id of their own.
+     */
+    participant: z.string().regex(/^[A-Z0-9]{4,12}$/, 'a participant code: 4 to 12 capital letters and digits').optional(),
   })
   .strict();
 export type RunRecord = z.infer<typeof RunRecordSchema>;
@@ -65,10 +70,11 @@ export function runRecord(input: unknown): RunRecord {
  * A run id: "<scenario>__<tutor>__s<seed>", where `tutor` is the tutor's run name (tutorRunName),
  * and for an LLM student voice "__<voice>" after it (voiceRunName), so that the runs of several
  * student models of one benchmark get different run ids and trace files. The template voice adds
- * nothing: built-in tutors' run ids (and the pinned traces) never change.
+ * nothing: built-in tutors' run ids (and the pinned traces) never change. A field run (a real
+ * student) ends it with "__p-<participant code>": one run id per participant of a study.
  */
-export function runIdFor(scenarioId: string, tutor: string, seed: number, voice: string | null = null): string {
-  return `${scenarioId}__${tutor}__s${seed}${voice ? `__${voice}` : ''}`;
+export function runIdFor(scenarioId: string, tutor: string, seed: number, voice: string | null = null, participant: string | null = null): string {
+  return `${scenarioId}__${tutor}__s${seed}${voice ? `__${voice}` : ''}${participant ? `__p-${participant}` : ''}`;
 }
 
 /** The voice's part of a run id: null for the templates; "voice-<model>" for an LLM voice, the model made file-name safe as in LLM tutor labels (the provider is not in it). */
@@ -121,7 +127,7 @@ export function effectiveScenario(rec: RunRecord): Scenario {
 /** The run id a record's run records in its run_start (executeRun computes it the same way). */
 export const runIdOf = (rec: RunRecord, tutors: ReadonlyMap<string, TutorEntry> = TUTORS): string => {
   const s = effectiveScenario(rec);
-  return runIdFor(s.id, tutorRunName(rec.tutor, tutors), s.seed, voiceRunName(rec.voice));
+  return runIdFor(s.id, tutorRunName(rec.tutor, tutors), s.seed, voiceRunName(rec.voice), rec.participant ?? null);
 };
 
 /**
@@ -138,5 +144,8 @@ export function recordFromTrace(events: readonly TraceEvent[], source = 'trace')
     if (!m) throw new SimError('TRACE_INVALID', `${source}: run_start.voice "${start.voice}" is not "llm:<provider>/<model>"`);
     voice = { kind: 'llm', provider: m[1]!, model: m[2]! };
   }
-  return runRecord({ scenario: start.scenario, source, tutor: { name: start.tutor.name, config: start.tutor.config ?? {} }, voice });
+  const learner = start.learner as { kind?: unknown; participant?: unknown };
+  // A field trace's participant ends its run id only when it was recorded so (exports made before that keep theirs).
+  const participant = learner.kind === 'real' && typeof learner.participant === 'string' && start.runId.endsWith(`__p-${learner.participant}`) ? learner.participant : undefined;
+  return runRecord({ scenario: start.scenario, source, tutor: { name: start.tutor.name, config: start.tutor.config ?? {} }, voice, ...(participant ? { participant } : {}) });
 }

@@ -1,0 +1,194 @@
+/**
+ * Issue 34: a study's numbers a study can stand on. Each test here failed on the service before
+ * its fix: a class counted as one student, one bad request breaking every export, replayed
+ * quizzes, no post-quiz for a student whose time ran out, a finished student recorded as aborted.
+ */
+import { describe, expect, it, beforeAll, afterAll } from 'vitest';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseJsonl, scoreTrace } from '../../core/index';
+import { ClassroomError, ClassroomService, type ClassroomEnv } from '../classroom/service';
+import { zipStudy } from '../classroom/export';
+import { writeReport } from '../../cli/commands/report';
+import { PgliteClassroomStore } from './classroom-store';
+
+function clock(start = Date.UTC(2026, 10, 2, 9, 0)) {
+  let now = start;
+  return { now: () => now, advance: (ms: number) => (now += ms) };
+}
+const env = (c: ReturnType<typeof clock>): ClassroomEnv => ({ run: {}, now: c.now, random: (n) => randomBytes(n).toString('base64url') });
+const SPEC = { name: 'Study numbers', skills: [1, 2], tutor: { name: 'planner' }, sessions: 2, sessionMinutes: 20, consent: 'I agree.', probes: true, probesPerSkill: 1 };
+
+const refuses = async (p: Promise<unknown>, status: number, text: RegExp) => {
+  const e = await p.then(
+    () => null,
+    (x: unknown) => x,
+  );
+  expect(e).toBeInstanceOf(ClassroomError);
+  expect((e as ClassroomError).status).toBe(status);
+  expect((e as ClassroomError).message).toMatch(text);
+};
+
+async function until(f: () => Promise<boolean>, what: string): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    if (await f()) return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+describe('classroom study numbers (issue 34)', () => {
+  let store: PgliteClassroomStore;
+  let dir: string;
+  beforeAll(async () => {
+    store = new PgliteClassroomStore();
+    await store.init();
+    dir = mkdtempSync(join(tmpdir(), 'classroom-study-'));
+  }, 60_000);
+  afterAll(async () => {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function student(svc: ClassroomService, code: string, device: string) {
+    const { token } = await svc.join(code, device);
+    await svc.consent(token);
+    return token;
+  }
+
+  it('every participant has a run id of their own, and the CLI report counts each participant', async () => {
+    const c = clock();
+    const svc = new ClassroomService(store, env(c));
+    const study = await svc.createStudy({ ...SPEC, probes: false, sessions: 1 });
+    const codes = await svc.addCodes(study.id, 3);
+    for (const [i, code] of codes.entries()) {
+      const t = await student(svc, code, `device-three-${i}`);
+      const s = await svc.act(t, { kind: 'login' });
+      const a = s.assignments[0]!;
+      await svc.act(t, { kind: 'submit', itemId: a.items[0]!.item.id, assignmentId: a.id, response: String(i) });
+      await svc.act(t, { kind: 'logout' });
+    }
+    await until(async () => (await svc.live(study.id)).every((p) => p.status === 'done'), 'three finished runs');
+    const x = await svc.exportStudy(study.id);
+    const ids = x.traces.map((t) => t.runId);
+    expect(new Set(ids).size).toBe(3);
+    for (const t of x.traces) expect(t.runId).toMatch(new RegExp(`__p-${t.code}$`));
+    const zip = join(dir, 'three.zip');
+    writeFileSync(zip, zipStudy(x, c.now()));
+    const log: string[] = [];
+    const r = await writeReport([zip], { out: join(dir, 'report-three') }, (s) => log.push(s));
+    expect(log.filter((l) => /warning/.test(l))).toEqual([]);
+    expect(r.digests).toHaveLength(3);
+    expect(r.digests.every((d) => d.tutor === 'planner (field)')).toBe(true);
+  }, 60_000);
+
+  it('a help request named after an Object property (__proto__, constructor, toString) is refused; the export stays valid', async () => {
+    const c = clock();
+    const svc = new ClassroomService(store, env(c));
+    const study = await svc.createStudy({ ...SPEC, probes: false, sessions: 1 });
+    const [code] = await svc.addCodes(study.id, 1);
+    const t = await student(svc, code!, 'device-proto-01');
+    await svc.act(t, { kind: 'login' });
+    for (const template of ['__proto__', 'constructor', 'toString', 'valueOf', 'hasOwnProperty']) await refuses(svc.act(t, { kind: 'help', template }), 400, /unknown help request/);
+    const s = await svc.act(t, { kind: 'help', template: s0(await svc.state(t)) });
+    expect(s.messages.some((m) => m.from === 'learner')).toBe(true);
+    const parsed = parseJsonl(await svc.trace(study.id, code!), 'proto.jsonl');
+    expect(parsed.events.filter((e) => e.type === 'message' && e.from === 'learner').every((e) => typeof (e as { text: unknown }).text === 'string')).toBe(true);
+  }, 30_000);
+
+  it('each quiz is taken once, at its time, over the probe set only', async () => {
+    const c = clock();
+    const svc = new ClassroomService(store, env(c));
+    const study = await svc.createStudy(SPEC);
+    const [code] = await svc.addCodes(study.id, 1);
+    const t = await student(svc, code!, 'device-quiz-001');
+    let s = await svc.act(t, { kind: 'login' });
+    const ids = s.probe!.items.map((i) => i.id);
+    const answers = ids.map((itemId) => ({ itemId, response: '1' }));
+    // The post-quiz is not for the first session; junk and unknown items are refused.
+    await refuses(svc.act(t, { kind: 'probe', phase: 'post', answers }), 409, /not now|final quiz/);
+    await refuses(svc.act(t, { kind: 'probe', phase: 'pre', answers: Array.from({ length: 300 }, (_, i) => ({ itemId: `junk-${i}`, response: 'x' })) }), 400, /not in the quiz/);
+    await refuses(svc.act(t, { kind: 'probe', phase: 'pre', answers: [...answers, answers[0]!] }), 400, /twice/);
+    s = await svc.act(t, { kind: 'probe', phase: 'pre', answers });
+    expect(s.probe).toBeNull();
+    // A second hand-in (a retry after a lost reply) is refused and records nothing.
+    await refuses(svc.act(t, { kind: 'probe', phase: 'pre', answers }), 409, /already/);
+    const events = parseJsonl(await svc.trace(study.id, code!), 'quiz.jsonl').events;
+    expect(events.filter((e) => e.type === 'probe')).toHaveLength(1);
+  }, 30_000);
+
+  it('a student whose last session runs out of time is given the post-quiz before the session ends', async () => {
+    const c = clock();
+    const svc = new ClassroomService(store, env(c));
+    const study = await svc.createStudy({ ...SPEC, sessions: 1 });
+    const [code] = await svc.addCodes(study.id, 1);
+    const t = await student(svc, code!, 'device-time-001');
+    let s = await svc.act(t, { kind: 'login' });
+    const ids = s.probe!.items.map((i) => i.id);
+    s = await svc.act(t, { kind: 'probe', phase: 'pre', answers: ids.map((itemId) => ({ itemId, response: '0' })) });
+    c.advance(SPEC.sessionMinutes * 60_000 + 1000);
+    s = await svc.state(t);
+    // Time is up: the session waits for the final quiz, and nothing else is taken.
+    expect(s.session.online).toBe(true);
+    expect(s.probe?.phase).toBe('post');
+    const a = s.assignments[0]!;
+    await refuses(svc.act(t, { kind: 'submit', itemId: a.items[0]!.item.id, assignmentId: a.id, response: '1' }), 409, /final quiz/);
+    s = await svc.act(t, { kind: 'probe', phase: 'post', answers: ids.map((itemId) => ({ itemId, response: '1' })) });
+    expect(s.session.online).toBe(false);
+    await until(async () => (await svc.live(study.id))[0]!.status === 'done', 'the run to finish');
+    const events = parseJsonl(await svc.trace(study.id, code!), 'time.jsonl').events;
+    expect(events.filter((e) => e.type === 'probe').map((e) => (e as { day: number }).day)).toEqual([0, 1]);
+    expect(events.find((e) => e.type === 'lms_event' && e.kind === 'logout')).toMatchObject({ detail: { why: 'time_up' } });
+    expect(scoreTrace(events).learningGain).not.toBeNull();
+  }, 30_000);
+
+  it('a student who never hands in the final quiz is logged out once its extra time is over', async () => {
+    const c = clock();
+    const svc = new ClassroomService(store, env(c));
+    const study = await svc.createStudy({ ...SPEC, sessions: 1 });
+    const [code] = await svc.addCodes(study.id, 1);
+    const t = await student(svc, code!, 'device-gone-001');
+    const s = await svc.act(t, { kind: 'login' });
+    await svc.act(t, { kind: 'probe', phase: 'pre', answers: s.probe!.items.map((i) => ({ itemId: i.id, response: '0' })) });
+    c.advance((SPEC.sessionMinutes + 16) * 60_000);
+    expect((await svc.state(t)).session.online).toBe(false);
+  }, 30_000);
+
+  it('a student who finished is recorded as done when the teacher ends the study just after', async () => {
+    const c = clock();
+    const svc = new ClassroomService(store, env(c));
+    const study = await svc.createStudy({ ...SPEC, probes: false, sessions: 1 });
+    const [code] = await svc.addCodes(study.id, 1);
+    const t = await student(svc, code!, 'device-fini-001');
+    await svc.act(t, { kind: 'login' });
+    await svc.act(t, { kind: 'logout' });
+    await svc.endStudy(study.id);
+    const x = await svc.exportStudy(study.id);
+    expect(x.participants[0]).toMatchObject({ status: 'done', endReason: 'horizon_reached' });
+    const events = parseJsonl(x.traces[0]!.jsonl, 'fini.jsonl').events;
+    expect(events.at(-1)).toMatchObject({ type: 'run_end', reason: 'horizon_reached' });
+  }, 30_000);
+
+  it('the export records when each session started (wall clock)', async () => {
+    const c = clock();
+    const svc = new ClassroomService(store, env(c));
+    const study = await svc.createStudy({ ...SPEC, probes: false });
+    const [code] = await svc.addCodes(study.id, 1);
+    const t = await student(svc, code!, 'device-when-001');
+    const t0 = c.now();
+    await svc.act(t, { kind: 'login' });
+    await svc.act(t, { kind: 'logout' });
+    c.advance(24 * 3600_000);
+    await svc.act(t, { kind: 'login' });
+    // The second session's clock runs from its own start.
+    c.advance(5 * 60_000);
+    expect((await svc.state(t)).session).toMatchObject({ number: 2, minutesLeft: SPEC.sessionMinutes - 5 });
+    const x = await svc.exportStudy(study.id);
+    expect(x.participants[0]!.sessionStarts).toEqual([new Date(t0).toISOString(), new Date(t0 + 24 * 3600_000).toISOString()]);
+  }, 30_000);
+});
+
+const s0 = (s: { helpRequests: { id: string }[] }) => s.helpRequests[0]!.id;
+
