@@ -31,6 +31,7 @@ import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { ClassroomError, type ClassroomService } from '../adapters/classroom/service';
 import { studyZipName, zipStudy } from '../adapters/classroom/export';
 import { classroomTutors } from '../adapters/classroom/api';
+import { describeError, isDiskFull } from './data-dir';
 
 export interface ClassroomAppOptions {
   service: ClassroomService;
@@ -66,6 +67,10 @@ export function classroomApp(o: ClassroomAppOptions): Hono {
   app.onError((e, c) => {
     if (e instanceof ClassroomError) return c.json({ error: e.message }, e.status);
     if (e instanceof BadBody) return c.json({ error: e.message }, 400);
+    if (isDiskFull(e)) {
+      console.error(`classroom server: ${c.req.method} ${c.req.path}: the data directory's disk is full:`, describeError(e));
+      return c.json({ error: "the server's disk is full, so nothing new can be saved: tell your teacher (what was saved before is kept)" }, 503);
+    }
     // Never the stack, the store's or a provider's words: those stay in the server's log.
     console.error(`classroom server: ${c.req.method} ${c.req.path}:`, e);
     return c.json({ error: 'the server could not do that (see its log)' }, 500);

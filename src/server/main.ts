@@ -22,6 +22,7 @@ import { nodeRunEnv } from '../adapters/node/run-env';
 import { loadLlmConfig } from '../adapters/node/llm-config';
 import { writeFileAtomic } from '../adapters/node/files';
 import { classroomApp } from './app';
+import { describeError, lockDataDir, makePrivate } from './data-dir';
 
 export interface StartOptions {
   data: string;
@@ -35,7 +36,20 @@ export interface StartOptions {
 /** Starts the server; resolves once it listens, with a function that stops it (runs stop, data stays). */
 export async function startClassroom(o: StartOptions): Promise<{ url: string; port: number; secret: string; stop: () => Promise<void> }> {
   const data = resolve(o.data);
-  mkdirSync(data, { recursive: true });
+  mkdirSync(data, { recursive: true, mode: 0o700 });
+  // One server per data directory: two would each keep their own copy of the database and lose
+  // what the other stored.
+  const unlock = lockDataDir(data);
+  try {
+    return await startLocked(o, data, unlock);
+  } catch (e) {
+    unlock();
+    throw e;
+  }
+}
+
+async function startLocked(o: StartOptions, data: string, unlock: () => void): Promise<{ url: string; port: number; secret: string; stop: () => Promise<void> }> {
+  makePrivate(data);
   const secretFile = join(data, 'teacher-secret');
   let secret = o.teacherSecret ?? process.env.CLASSROOM_TEACHER_SECRET ?? null;
   if (!secret) {
@@ -49,7 +63,13 @@ export async function startClassroom(o: StartOptions): Promise<{ url: string; po
   const providers = loadLlmConfig(o.llmConfig).providers.map((p) => p.name);
   const run = nodeRunEnv({ llmConfig: o.llmConfig });
   const store = new PgliteClassroomStore(join(data, 'db'));
-  await store.init();
+  try {
+    await store.init();
+  } catch (e) {
+    await store.close().catch(() => undefined);
+    throw new Error(`could not open the classroom database in ${join(data, 'db')}: ${describeError(e)}`);
+  }
+  makePrivate(data);
   const service = new ClassroomService(store, {
     run: { llm: run.llm!, ...(run.http ? { http: run.http } : {}) },
     providers,
@@ -71,6 +91,8 @@ export async function startClassroom(o: StartOptions): Promise<{ url: string; po
       await new Promise<void>((res) => server.close(() => res()));
       await service.close();
       await store.close();
+      makePrivate(data);
+      unlock();
     },
   };
 }
@@ -112,7 +134,7 @@ async function main() {
 
 if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {
   main().catch((e: unknown) => {
-    console.error(`classroom: ${e instanceof Error ? e.message : String(e)}`);
+    console.error(`classroom: ${describeError(e)}`);
     process.exit(1);
   });
 }

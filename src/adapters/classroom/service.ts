@@ -39,7 +39,7 @@ import type { StudyExport } from './export';
 /** A refusal the student or teacher is told about (HTTP status, message); nothing was stored. */
 export class ClassroomError extends Error {
   constructor(
-    readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 429,
+    readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 429 | 503,
     message: string,
   ) {
     super(message);
@@ -502,6 +502,9 @@ export class ClassroomService {
             }
             throw err;
           });
+        // Whoever waits for the writes (a request, the export, the run's end) sees the failure;
+        // until one does, it must not be an unhandled rejection (that would end the server's process).
+        live.writes.catch(() => undefined);
       },
     });
     live.run = run;
