@@ -26,6 +26,36 @@ export function mathHtml(text: string, displayMode = false): string {
     .join('');
 }
 
+/** Caps on math in free text (messages a student, a tutor or a model wrote), which may be hostile. */
+export const FREE_MATH_LIMITS = {
+  /** A longer formula is shown as its text. */
+  maxChars: 400,
+  /** Every size (\rule, \kern, \hspace…) capped to this many em. */
+  maxSize: 8,
+  /** Macro expansions per formula (KaTeX's default, 1000, lets 122 characters of \def expand to 350 KB of HTML). */
+  maxExpand: 60,
+  /** A formula whose HTML is larger than this is shown as its text. */
+  maxHtmlChars: 40_000,
+} as const;
+
+/**
+ * Free text (a message, model output) as safe HTML with typeset math, within FREE_MATH_LIMITS: a
+ * formula that is too long, expands too far or renders too large is shown as escaped text, so one
+ * message can neither cover the page nor freeze it.
+ */
+export function freeMathHtml(text: string): string {
+  const L = FREE_MATH_LIMITS;
+  return splitMath(text)
+    .map((p) => {
+      if (p.kind === 'text') return escapeHtml(p.value);
+      const raw = escapeHtml(`$${p.value}$`);
+      if (p.value.length > L.maxChars) return raw;
+      const html = katex.renderToString(p.value, { throwOnError: false, output: 'htmlAndMathml', trust: false, strict: 'ignore', maxSize: L.maxSize, maxExpand: L.maxExpand });
+      return html.length > L.maxHtmlChars ? raw : html;
+    })
+    .join('');
+}
+
 const SVG_TAGS = new Set(['svg', 'g', 'title', 'line', 'rect', 'circle', 'ellipse', 'path', 'polygon', 'polyline', 'text']);
 const SVG_ATTRS = new Set([
   'xmlns', 'viewBox', 'width', 'height', 'role', 'font-family', 'font-size', 'font-weight', 'font-style', 'text-anchor', 'fill', 'stroke',
