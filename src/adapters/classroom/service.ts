@@ -91,6 +91,11 @@ export interface StudentState {
   assignments: { id: string; note: string; due: string | null; items: { item: StudentItem; attempts: number; solved: boolean; done: boolean }[] }[];
   current: string | null;
   attempts: { itemId: string; response: string; correct: boolean; at: number }[];
+  /**
+   * The student's latest answer, with its item: feedback for it stays on the page even when it
+   * closed its assignment (the item is then in no open assignment, so not in `assignments`).
+   */
+  lastAnswer: { item: StudentItem; response: string; correct: boolean; assignmentOpen: boolean } | null;
   messages: { from: 'tutor' | 'learner'; text: string; at: number; title?: string }[];
   helpRequests: { id: string; text: string }[];
   /** The probe set to answer now (the first session's start, the last session's end), when the study has one. */
@@ -567,6 +572,7 @@ export class ClassroomService {
       assignments: [],
       current: null,
       attempts: [],
+      lastAnswer: null,
       messages: [],
       helpRequests: Object.entries(HELP_TEMPLATES).map(([id, text]) => ({ id, text })),
       probe: null,
@@ -596,6 +602,10 @@ export class ClassroomService {
       })),
       current: lms.currentItemId,
       attempts: lms.gradebook.map((g) => ({ itemId: g.itemId, response: g.response, correct: g.correct, at: g.at })),
+      lastAnswer: ((g) => {
+        const item = g ? lms.practiceItem(g.itemId) : undefined;
+        return g && item ? { item: studentItem(item), response: g.response, correct: g.correct, assignmentOpen: g.assignmentId === null || lms.openAssignments().some((a) => a.id === g.assignmentId) } : null;
+      })(lms.gradebook.at(-1)),
       messages: lms.messages.map((m) => ({ from: m.from, text: m.text, at: m.at, ...(m.content ? { title: m.content.title } : {}) })),
       probe,
     };

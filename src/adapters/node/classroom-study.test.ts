@@ -171,7 +171,23 @@ describe('classroom study numbers (issue 34)', () => {
     expect(events.at(-1)).toMatchObject({ type: 'run_end', reason: 'horizon_reached' });
   }, 30_000);
 
-  it('the export records when each session started (wall clock)', async () => {
+  it('the answer that closes an assignment keeps its feedback (the item leaves the list)', async () => {
+    const c = clock();
+    const svc = new ClassroomService(store, env(c));
+    const study = await svc.createStudy({ ...SPEC, probes: false, sessions: 1, homeworkPerSession: 1, maxAttemptsPerItem: 1 });
+    const [code] = await svc.addCodes(study.id, 1);
+    const t = await student(svc, code!, 'device-last-001');
+    let s = await svc.act(t, { kind: 'login' });
+    const a = s.assignments[0]!;
+    expect(a.items).toHaveLength(1);
+    s = await svc.act(t, { kind: 'open', itemId: a.items[0]!.item.id, assignmentId: a.id });
+    s = await svc.act(t, { kind: 'submit', itemId: a.items[0]!.item.id, assignmentId: a.id, response: '-123456' });
+    expect(s.assignments.some((x) => x.id === a.id)).toBe(false);
+    expect(s.lastAnswer).toMatchObject({ item: { id: a.items[0]!.item.id }, response: '-123456', correct: false, assignmentOpen: false });
+    expect(JSON.stringify(s.lastAnswer)).not.toMatch(/"answer"|"solution"/);
+  }, 30_000);
+
+    it('the export records when each session started (wall clock)', async () => {
     const c = clock();
     const svc = new ClassroomService(store, env(c));
     const study = await svc.createStudy({ ...SPEC, probes: false });
