@@ -6,6 +6,7 @@
  */
 import { strToU8, zipSync } from 'fflate';
 import type { StudyRow, SessionRow } from './store';
+import { studyTables } from './tables';
 
 export const STUDY_EXPORT_FORMAT = 'educlaw-study';
 export const STUDY_EXPORT_VERSION = 1;
@@ -34,6 +35,11 @@ export function zipStudy(x: StudyExport, exportedAt: number): Uint8Array {
     participants: x.participants.map((p) => ({ ...p, trace: x.traces.some((t) => t.code === p.code) ? studyTracePath(p.code, x.traces.find((t) => t.code === p.code)!.runId) : null })),
   };
   files['study.json'] = strToU8(JSON.stringify(manifest, null, 1) + '\n');
+  // The same data as tables (R, SPSS), with the codebook that says what every column means.
+  const t = studyTables(x);
+  files['sessions.csv'] = strToU8(t.sessions);
+  files['answers.csv'] = strToU8(t.answers);
+  files['codebook.md'] = strToU8(t.codebook);
   return zipSync(files, { level: 6 });
 }
 

@@ -5,12 +5,15 @@
  */
 import { describe, expect, it, beforeAll, afterAll } from 'vitest';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { strFromU8, unzipSync } from 'fflate';
+import { parse } from 'csv-parse/sync';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseJsonl, scoreTrace } from '../../core/index';
 import { ClassroomError, ClassroomService, type ClassroomEnv } from '../classroom/service';
 import { zipStudy } from '../classroom/export';
+import { ANSWER_COLUMNS, SESSION_COLUMNS } from '../classroom/tables';
 import { writeReport } from '../../cli/commands/report';
 import { PgliteClassroomStore } from './classroom-store';
 
@@ -67,7 +70,7 @@ describe('classroom study numbers (issue 34)', () => {
       const t = await student(svc, code, `device-three-${i}`);
       const s = await svc.act(t, { kind: 'login' });
       const a = s.assignments[0]!;
-      await svc.act(t, { kind: 'submit', itemId: a.items[0]!.item.id, assignmentId: a.id, response: String(i) });
+      await svc.act(t, { kind: 'submit', itemId: a.items[0]!.item.id, assignmentId: a.id, response: i === 2 ? '=HYPERLINK("http://x","y")' : `-${i}` });
       await svc.act(t, { kind: 'logout' });
     }
     await until(async () => (await svc.live(study.id)).every((p) => p.status === 'done'), 'three finished runs');
@@ -82,6 +85,17 @@ describe('classroom study numbers (issue 34)', () => {
     expect(log.filter((l) => /warning/.test(l))).toEqual([]);
     expect(r.digests).toHaveLength(3);
     expect(r.digests.every((d) => d.tutor === 'planner (field)')).toBe(true);
+    // The same participants as tables R or SPSS read, with a codebook naming every column.
+    const files = unzipSync(new Uint8Array(readFileSync(zip)));
+    const sessions = parse(strFromU8(files['sessions.csv']!), { columns: true }) as Record<string, string>[];
+    expect(sessions.map((r) => r.participant).sort()).toEqual([...codes].sort());
+    expect(Object.keys(sessions[0]!)).toEqual(SESSION_COLUMNS.map((c) => c[0]));
+    for (const r of sessions) expect(r).toMatchObject({ session: '1', status: 'done', end_reason: 'horizon_reached', attempts: '1', session_end: 'student_ended', run_id: x.traces.find((t) => t.code === r.participant)!.runId });
+    const answers = parse(strFromU8(files['answers.csv']!), { columns: true }) as Record<string, string>[];
+    expect(Object.keys(answers[0]!)).toEqual(ANSWER_COLUMNS.map((c) => c[0]));
+    expect(answers.map((a) => a.response).sort()).toEqual(["'=HYPERLINK(\"http://x\",\"y\")", '-0', '-1'].sort());
+    const book = strFromU8(files['codebook.md']!);
+    for (const [c] of [...SESSION_COLUMNS, ...ANSWER_COLUMNS]) expect(book).toContain(`| \`${c}\` |`);
   }, 60_000);
 
   it('a help request named after an Object property (__proto__, constructor, toString) is refused; the export stays valid', async () => {
