@@ -40,8 +40,10 @@ export interface ClassroomAppOptions {
   staticDir: string | null;
   /** LLM providers configured on this server (their names only). */
   providers: readonly string[];
-  /** Per address: sign-in attempts and wrong teacher secrets allowed per minute. */
+  /** Per address: refused sign-ins (a wrong code) and wrong teacher secrets allowed per minute. */
   limits?: { joinsPerMinute?: number; badSecretsPerMinute?: number };
+  /** The addresses students open (this machine's network addresses), for the teacher's page and code slips. */
+  studentUrls?: readonly string[];
 }
 
 /** A request body at most this large (a probe set's answers are the largest). */
@@ -57,7 +59,17 @@ export function classroomApp(o: ClassroomAppOptions): Hono {
   const badSecrets = new RateLimiterMemory({ points: o.limits?.badSecretsPerMinute ?? 10, duration: 60 });
   const address = (c: Context) => getConnInfo(c).remote.address ?? 'unknown';
 
-  app.use('*', secureHeaders({ referrerPolicy: 'no-referrer' }));
+  // No HSTS: the server speaks plain HTTP on a school network; HSTS there would only mislead.
+  app.use('*', secureHeaders({ referrerPolicy: 'no-referrer', strictTransportSecurity: false }));
+  // A request body must be JSON, said so: a cross-site form (text/plain, no preflight) cannot sign in or act.
+  app.use('/api/*', async (c, next) => {
+    if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
+      const hasBody = Number(c.req.header('content-length') ?? 0) > 0 || c.req.header('transfer-encoding') !== undefined;
+      const type = (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+      if (hasBody && type !== 'application/json') return c.json({ error: `the request body must be sent as application/json (it was ${type || 'not said'})` }, 415);
+    }
+    await next();
+  });
   app.use('/api/*', bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => c.json({ error: `the request is larger than ${MAX_BODY_BYTES / 1024} KB` }, 413) }));
   app.use('/api/*', async (c, next) => {
     await next();
@@ -87,9 +99,17 @@ export function classroomApp(o: ClassroomAppOptions): Hono {
     return m[1]!;
   };
   app.post('/api/student/join', async (c) => {
-    await limited(joins, address(c));
+    // Only refused sign-ins count (guessing codes): a whole class behind one school address signs in.
+    const from = address(c);
+    const seen = await joins.get(from);
+    if (seen && seen.consumedPoints >= (o.limits?.joinsPerMinute ?? 30)) throw new ClassroomError(429, `too many wrong codes from this device: wait ${Math.ceil(seen.msBeforeNext / 1000)} s`);
     const b = await body(c);
-    return c.json(await svc.join(text(b.code, 'code'), text(b.device, 'device')));
+    try {
+      return c.json(await svc.join(text(b.code, 'code'), text(b.device, 'device')));
+    } catch (e) {
+      if (e instanceof ClassroomError && (e.status === 400 || e.status === 404)) await joins.penalty(from, 1);
+      throw e;
+    }
   });
   app.post('/api/student/consent', async (c) => c.json(await svc.consent(token(c))));
   app.get('/api/student/state', async (c) => c.json(await svc.state(token(c))));
@@ -113,6 +133,7 @@ export function classroomApp(o: ClassroomAppOptions): Hono {
     c.json({
       providers: o.providers,
       tutors: classroomTutors({ providers: o.providers, http: !!svc.env.run.http }),
+      studentUrls: o.studentUrls ?? [],
     }),
   );
   app.get('/api/teacher/studies', async (c) => c.json({ studies: await svc.studies() }));

@@ -76,13 +76,16 @@ async function startLocked(o: StartOptions, data: string, unlock: () => void): P
     now: () => Date.now(),
     random: (n) => randomBytes(n).toString('base64url'),
   });
-  const app = classroomApp({ service, teacherSecret: secret, staticDir: o.staticDir, providers });
+  // The addresses students open (filled in once the port is known): the teacher's page shows them and prints them on the code slips.
+  const studentUrls: string[] = [];
+  const app = classroomApp({ service, teacherSecret: secret, staticDir: o.staticDir, providers, studentUrls });
   const server = await new Promise<ReturnType<typeof serve>>((res, rej) => {
     const s = serve({ fetch: app.fetch, port: o.port, hostname: o.host }, () => res(s));
     s.once('error', rej);
   });
   const addr = server.address();
   const port = typeof addr === 'object' && addr ? addr.port : o.port;
+  studentUrls.push(...(o.host === '0.0.0.0' ? lanAddresses() : [o.host]).map((a) => `http://${a}:${port}/`));
   return {
     url: `http://${o.host === '0.0.0.0' ? '127.0.0.1' : o.host}:${port}`,
     port,

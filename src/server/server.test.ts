@@ -128,6 +128,38 @@ describe('classroom server', () => {
     expect((await call('POST', '/api/student/join', { body: { code: 'ZZZZZZZZ', device: 'device-test-9' } })).status).toBe(404);
   });
 
+  it('refuses a cross-site form post (not JSON), sends no HSTS over plain HTTP, and tells the teacher the students address', async () => {
+    // A form on another site can POST text/plain without a preflight: not a sign-in.
+    const r = await fetch(`${server.url}/api/student/join`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: JSON.stringify({ code: codes[0], device: 'device-cross-site' }) });
+    expect(r.status).toBe(415);
+    expect(((await r.json()) as { error: string }).error).toMatch(/application\/json/);
+    const info = await call('GET', '/api/teacher/info', { secret: T });
+    expect(info.headers.get('strict-transport-security')).toBeNull();
+    expect(info.json!.studentUrls).toEqual([`${server.url}/`]);
+  });
+
+  it('limits wrong codes per address, not sign-ins: a class behind one school address all get in', async () => {
+    const other = mkdtempSync(join(tmpdir(), 'classroom-joins-'));
+    const s = await startClassroom({ data: other, port: 0, host: '127.0.0.1', llmConfig: [], teacherSecret: T, staticDir: null });
+    try {
+      const post = async (path: string, body: unknown, headers: Record<string, string> = {}) => {
+        const r = await fetch(`${s.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+        return { status: r.status, json: (await r.json()) as Record<string, any> };
+      };
+      const st = (await post('/api/teacher/studies', { spec: { name: 'big class', skills: [1], tutor: { name: 'planner' }, sessions: 1, sessionMinutes: 20, consent: 'ok' } }, { 'x-teacher-secret': T })).json.study;
+      const many = (await post(`/api/teacher/studies/${st.id}/codes`, { n: 40 }, { 'x-teacher-secret': T })).json.codes as string[];
+      const statuses = await Promise.all(many.map(async (code, i) => (await post('/api/student/join', { code, device: `device-class-${i}` })).status));
+      expect(statuses.filter((x) => x === 200)).toHaveLength(40);
+      const wrong: number[] = [];
+      for (let i = 0; i < 32; i++) wrong.push((await post('/api/student/join', { code: `WRONG${String(i).padStart(3, '2')}`, device: 'device-guesser' })).status);
+      expect(wrong.slice(0, 30).every((x) => x === 404)).toBe(true);
+      expect(wrong.slice(30)).toEqual([429, 429]);
+    } finally {
+      await s.stop();
+      rmSync(other, { recursive: true, force: true });
+    }
+  }, 60_000);
+
   it('caps messages and request sizes, and limits messages per minute', async () => {
     const huge = await call('POST', '/api/student/act', { token: tokens[1], body: { action: { kind: 'say', text: 'x'.repeat(2001) } } });
     expect(huge.status).toBe(413);

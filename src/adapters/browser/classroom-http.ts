@@ -53,7 +53,7 @@ export class HttpClassroom implements ClassroomApi {
       } catch {
         // not JSON: the status says it
       }
-      const status = ([400, 401, 403, 404, 409, 413, 429] as number[]).includes(r.status) ? (r.status as Status) : null;
+      const status = ([400, 401, 403, 404, 409, 413, 429, 503] as number[]).includes(r.status) ? (r.status as Status) : null;
       if (status) throw new ClassroomError(status, msg);
       throw new Error(msg);
     }
@@ -64,7 +64,7 @@ export class HttpClassroom implements ClassroomApi {
   }
 
   teacherInfo() {
-    return this.#json<{ tutors: { name: string; llm: boolean }[]; providers: string[] }>('GET', '/api/teacher/info', { teacher: true });
+    return this.#json<{ tutors: { name: string; llm: boolean }[]; providers: string[]; studentUrls?: string[] }>('GET', '/api/teacher/info', { teacher: true });
   }
   async studies() {
     return (await this.#json<{ studies: Awaited<ReturnType<ClassroomApi['studies']>> }>('GET', '/api/teacher/studies', { teacher: true })).studies;

@@ -22,7 +22,8 @@ export interface ClassroomApi {
   /** 'server': the classroom server (LLM tutors possible, keys on the server); 'local': this device only, built-in tutors. */
   readonly mode: 'server' | 'local';
   // teacher
-  teacherInfo(): Promise<{ tutors: TutorChoice[]; providers: string[] }>;
+  /** `studentUrls`: the addresses students open (the classroom server's network addresses); absent on one device. */
+  teacherInfo(): Promise<{ tutors: TutorChoice[]; providers: string[]; studentUrls?: string[] }>;
   studies(): Promise<StudyRow[]>;
   createStudy(spec: StudySpecInput): Promise<StudyRow>;
   study(id: string): Promise<{ study: StudyRow; spend: { calls: number; cost: number; cap: number | null } }>;

@@ -51,6 +51,8 @@ export class TeacherState {
   signedIn = $state(false);
   tutors = $state.raw<TutorChoice[]>([]);
   providers = $state.raw<string[]>([]);
+  /** The addresses students open, as the classroom server gives them (its network addresses, not this tab's "localhost"). */
+  studentUrls = $state.raw<string[]>([]);
   studies = $state.raw<StudyRow[]>([]);
   shownId = $state<string | null>(null);
   live = $state.raw<LiveParticipant[]>([]);
@@ -79,6 +81,7 @@ export class TeacherState {
       const info = await this.api.teacherInfo();
       this.tutors = info.tutors;
       this.providers = info.providers;
+      this.studentUrls = info.studentUrls ?? [];
       this.signedIn = true;
       await this.refresh();
     } catch (e) {
