@@ -204,11 +204,19 @@ export class ClassroomService {
 
   /** Who is online and how far each participant got. */
   async live(studyId: string): Promise<LiveParticipant[]> {
-    await this.study(studyId);
     const now = this.env.now();
     const out: LiveParticipant[] = [];
+    const study = await this.study(studyId);
     for (const p of await this.store.listParticipants(studyId)) {
-      const row = await this.store.getSession(p.code);
+      let row = await this.store.getSession(p.code);
+      // A session whose time ran out while no run was in memory (the server restarted, and the
+      // student never came back) ends now, at its time, instead of showing "active" for ever.
+      const began = row?.starts.at(-1);
+      if (row?.status === 'active' && study.status === 'open' && !this.#live.has(p.code) && began !== undefined && now - began >= study.spec.sessionMinutes * 60_000) {
+        const l = await this.#open(p, study);
+        await this.#timeUp(l, study);
+        row = (await this.store.getSession(p.code)) ?? row;
+      }
       const live = this.#live.get(p.code);
       const events = live ? live.run.session.events : row ? (await this.store.events(p.code)).map((j) => JSON.parse(j) as TraceEvent) : [];
       const attempts = events.filter((e) => e.type === 'attempt');

@@ -201,6 +201,21 @@ describe('classroom study numbers (issue 34)', () => {
     expect(JSON.stringify(s.lastAnswer)).not.toMatch(/"answer"|"solution"/);
   }, 30_000);
 
+    it('after a restart, a session whose student never came back ends at its time (not "active" for ever)', async () => {
+    const c = clock();
+    const svc1 = new ClassroomService(store, env(c));
+    const study = await svc1.createStudy({ ...SPEC, probes: false, sessions: 1 });
+    const [code] = await svc1.addCodes(study.id, 1);
+    const t = await student(svc1, code!, 'device-gone-002');
+    await svc1.act(t, { kind: 'login' });
+    await svc1.close();
+    c.advance((SPEC.sessionMinutes + 1) * 60_000);
+    const svc2 = new ClassroomService(store, env(c));
+    await until(async () => (await svc2.live(study.id))[0]!.status === 'done', 'the overdue session to end');
+    const events = parseJsonl(await svc2.trace(study.id, code!), 'gone.jsonl').events;
+    expect(events.find((e) => e.type === 'lms_event' && e.kind === 'logout')).toMatchObject({ detail: { why: 'time_up' } });
+  }, 30_000);
+
     it('the export records when each session started (wall clock)', async () => {
     const c = clock();
     const svc = new ClassroomService(store, env(c));
