@@ -14,6 +14,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startMockOpenAi, type MockServer } from '../src/testing/mock-openai-server';
 import { cliTrace } from './traces';
+import { strFromU8, unzipSync } from 'fflate';
+import { parse } from 'csv-parse/sync';
 
 const SECRET = 'e2e-teacher-secret-4471';
 const KEY = 'sk-e2e-CLASSROOMKEY-98765';
@@ -59,7 +61,7 @@ async function teacher(browser: Browser): Promise<{ ctx: BrowserContext; page: P
   return { ctx, page };
 }
 
-async function createStudy(page: Page, name: string, o: { llm?: boolean } = {}): Promise<string[]> {
+async function createStudy(page: Page, name: string, o: { llm?: boolean; codes?: number } = {}): Promise<string[]> {
   await page.getByTestId('study-pick').selectOption('');
   await page.getByTestId('study-name').fill(name);
   await page.getByTestId('skill-filter').fill('Addition and Subtraction Integers');
@@ -73,14 +75,14 @@ async function createStudy(page: Page, name: string, o: { llm?: boolean } = {}):
   await page.getByTestId('study-minutes').fill('20');
   await page.getByTestId('study-create').click();
   await expect(page.getByTestId('study-panel')).toContainText(name);
-  await page.getByTestId('codes-n').fill('2');
+  await page.getByTestId('codes-n').fill(String(o.codes ?? 2));
   await page.getByTestId('codes-add').click();
-  await expect(page.getByTestId('live-row')).toHaveCount(2);
+  await expect(page.getByTestId('live-row')).toHaveCount(o.codes ?? 2);
   return (await page.getByTestId('live-row').locator('td code').allTextContents()).map((c) => c.trim());
 }
 
-async function student(browser: Browser, code: string): Promise<{ ctx: BrowserContext; page: Page; received: string[] }> {
-  const ctx = await browser.newContext();
+async function student(browser: Browser, code: string, viewport?: { width: number; height: number }): Promise<{ ctx: BrowserContext; page: Page; received: string[] }> {
+  const ctx = await browser.newContext(viewport ? { viewport, hasTouch: true, isMobile: viewport.width < 500 } : {});
   const page = await ctx.newPage();
   const received: string[] = [];
   page.on('response', async (r) => {
@@ -134,12 +136,15 @@ async function finish(page: Page): Promise<void> {
   await expect(page.getByTestId('student-done')).toContainText('All sessions are done');
 }
 
-test('a field study: two students, a dropped connection, live view, end, export, CLI report, field against simulation', async ({ browser }) => {
-  test.setTimeout(240_000);
+test('a field study: three students (laptop, tablet, phone), a dropped connection, live view, end, export, CLI report and CSV count 3 participants', async ({ browser }) => {
+  test.setTimeout(300_000);
   const t = await teacher(browser);
-  const codes = await createStudy(t.page, 'Integers, week 1');
+  const codes = await createStudy(t.page, 'Integers, week 1', { codes: 3 });
   const a = await student(browser, codes[0]!);
-  const b = await student(browser, codes[1]!);
+  const b = await student(browser, codes[1]!, { width: 820, height: 1180 });
+  const p = await student(browser, codes[2]!, { width: 390, height: 844 });
+  await work(p.page, 'on my phone: where do I start?');
+  await p.page.screenshot({ path: test.info().outputPath('student-phone.png'), fullPage: true });
   await work(a.page, '<img src=x onerror="window.__xss=1">how do I start?');
   expect(await a.page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
   await expect(a.page.getByTestId('messages').locator('img')).toHaveCount(0);
@@ -173,12 +178,13 @@ test('a field study: two students, a dropped connection, live view, end, export,
 
   // The teacher sees both online, with their progress.
   await expect(t.page.getByTestId('live-table')).toContainText('● online');
-  await expect(t.page.getByTestId('live-row').filter({ hasText: '● online' })).toHaveCount(2);
+  await expect(t.page.getByTestId('live-row').filter({ hasText: '● online' })).toHaveCount(3);
   await t.page.screenshot({ path: test.info().outputPath('teacher-live.png'), fullPage: true });
   await a.page.screenshot({ path: test.info().outputPath('student.png'), fullPage: true });
 
   await finish(a.page);
   await finish(b.page);
+  await finish(p.page);
   t.page.once('dialog', (d) => void d.accept());
   await t.page.getByTestId('study-end').click();
   await expect(t.page.getByTestId('study-status')).toHaveText('ended');
@@ -195,7 +201,14 @@ test('a field study: two students, a dropped connection, live view, end, export,
   execFileSync('npx', ['tsx', 'src/cli/main.ts', 'report', zip, sims, '--out', out, '--format', 'md'], { stdio: 'inherit' });
   const md = readFileSync(join(out, readdirSync(out).find((f) => f.endsWith('.md'))!), 'utf8');
   expect(md).toContain('Field against simulation');
-  expect(md).toMatch(/planner \(field\)/);
+  // Each student is a participant of their own (one run id each): 3, never 1.
+  expect(md).toMatch(/planner \(field\) \| 3\b/);
+  // The same participants as a table R or SPSS reads, and a codebook.
+  const files = unzipSync(new Uint8Array(readFileSync(zip)));
+  const rows = parse(strFromU8(files['sessions.csv']!), { columns: true }) as Record<string, string>[];
+  expect(rows.map((r) => r.participant).sort()).toEqual([...codes].sort());
+  expect(rows.every((r) => r.status === 'done' && r.pre_quiz !== '' && r.post_quiz !== '' && r.session_start !== '')).toBe(true);
+  expect(strFromU8(files['codebook.md']!)).toContain('`participant`');
 
   // In the page: the simulated runs in the teacher's run library, then the comparison.
   await t.page.goto(`${BASE}/#lab`);
@@ -203,13 +216,13 @@ test('a field study: two students, a dropped connection, live view, end, export,
   await t.page.goto(`${BASE}/#classroom`);
   await t.page.getByTestId('study-pick').selectOption({ label: 'Integers, week 1 (ended)' });
   await t.page.getByTestId('study-compare').click();
-  await expect(t.page.getByTestId('study-comparison')).toContainText('2 field sessions of this study against 3 simulated runs');
+  await expect(t.page.getByTestId('study-comparison')).toContainText('3 field sessions of this study against 3 simulated runs');
   await expect(t.page.getByTestId('study-comparison')).toContainText('Field against simulation');
   // The export joins the run library as a benchmark of its two field runs.
   await t.page.getByTestId('study-library').click();
-  await expect(t.page.getByTestId('classroom-notice')).toContainText('2 of 2 runs');
+  await expect(t.page.getByTestId('classroom-notice')).toContainText('3 of 3 runs');
   await t.page.screenshot({ path: test.info().outputPath('teacher-compare.png'), fullPage: true });
-  await Promise.all([t.ctx.close(), a.ctx.close(), b.ctx.close()]);
+  await Promise.all([t.ctx.close(), a.ctx.close(), b.ctx.close(), p.ctx.close()]);
 });
 
 test('an LLM tutor on the classroom server: the key stays on the server', async ({ browser }) => {

@@ -85,6 +85,8 @@ describe('classroom study numbers (issue 34)', () => {
     expect(log.filter((l) => /warning/.test(l))).toEqual([]);
     expect(r.digests).toHaveLength(3);
     expect(r.digests.every((d) => d.tutor === 'planner (field)')).toBe(true);
+    const md = readFileSync(join(r.out, r.files.find((f) => f.endsWith('.md'))!), 'utf8');
+    expect(md).toMatch(/planner \(field\) \| 3\b/);
     // The same participants as tables R or SPSS read, with a codebook naming every column.
     const files = unzipSync(new Uint8Array(readFileSync(zip)));
     const sessions = parse(strFromU8(files['sessions.csv']!), { columns: true }) as Record<string, string>[];
