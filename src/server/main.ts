@@ -124,7 +124,8 @@ async function main() {
   const s = await startClassroom({ data: opts.data, port: Number(opts.port), host: opts.host, llmConfig: opts.llmConfig, ...(opts.teacherSecret ? { teacherSecret: opts.teacherSecret } : {}), staticDir });
   const lan = opts.host === '0.0.0.0' ? lanAddresses() : [opts.host];
   console.log(`EduClaw Lab classroom server, data in ${resolve(opts.data)}`);
-  console.log(`  students open:  ${[...lan.map((a) => `http://${a}:${s.port}/`), `http://localhost:${s.port}/`].join('  or  ')}`);
+  // Students' devices cannot reach this machine as "localhost": it is named only when there is no network address.
+  console.log(`  students open:  ${(lan.length ? lan.map((a) => `http://${a}:${s.port}/`) : [`http://localhost:${s.port}/ (no network address found: only this machine can reach it)`]).join('  or  ')}`);
   console.log(`  teacher opens:  http://localhost:${s.port}/#classroom   (teacher secret: ${s.secret})`);
   const stop = async (sig: string) => {
     console.log(`\n${sig}: stopping (every stored event is kept; sessions resume at the next start)`);
