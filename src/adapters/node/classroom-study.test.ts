@@ -10,11 +10,13 @@ import { strFromU8, unzipSync } from 'fflate';
 import { parse } from 'csv-parse/sync';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseJsonl, scoreTrace } from '../../core/index';
+import { formatAxisTable, parseJsonl, scoreTrace } from '../../core/index';
 import { ClassroomError, ClassroomService, type ClassroomEnv } from '../classroom/service';
 import { zipStudy } from '../classroom/export';
 import { ANSWER_COLUMNS, SESSION_COLUMNS } from '../classroom/tables';
 import { writeReport } from '../../cli/commands/report';
+import { registerScore } from '../../cli/commands/score';
+import { Command } from 'commander';
 import { PgliteClassroomStore } from './classroom-store';
 
 function clock(start = Date.UTC(2026, 10, 2, 9, 0)) {
@@ -85,6 +87,21 @@ describe('classroom study numbers (issue 34)', () => {
     expect(log.filter((l) => /warning/.test(l))).toEqual([]);
     expect(r.digests).toHaveLength(3);
     expect(r.digests.every((d) => d.tutor === 'planner (field)')).toBe(true);
+    // `cli score` reads the export zip too, and names each column by its participant.
+    const p = new Command().exitOverride();
+    registerScore(p);
+    let out = '';
+    const print = console.log;
+    console.log = (...a: unknown[]) => void (out += a.join(' ') + '\n');
+    try {
+      await p.parseAsync(['node', 'educlaw', 'score', zip]);
+    } finally {
+      console.log = print;
+    }
+    const head = out.split('\n')[0]!;
+    for (const code of codes) expect(head).toContain(`planner ${code}`);
+    // No quiz in this study: the learning gain says why it is n/a, not a solve rate that never was.
+    expect(out).not.toMatch(/solve rate 0% → 0%/);
     const md = readFileSync(join(r.out, r.files.find((f) => f.endsWith('.md'))!), 'utf8');
     expect(md).toMatch(/planner \(field\) \| 3\b/);
     // The same participants as tables R or SPSS read, with a codebook naming every column.
@@ -170,6 +187,13 @@ describe('classroom study numbers (issue 34)', () => {
     await svc.act(t, { kind: 'probe', phase: 'pre', answers: s.probe!.items.map((i) => ({ itemId: i.id, response: '0' })) });
     c.advance((SPEC.sessionMinutes + 16) * 60_000);
     expect((await svc.state(t)).session.online).toBe(false);
+    await until(async () => (await svc.live(study.id))[0]!.status === 'done', 'the run to finish');
+    // Its learning gain is n/a, and the score table says why (not "solve rate 100% → 100%").
+    const r = scoreTrace(parseJsonl(await svc.trace(study.id, code!), 'gone.jsonl').events);
+    expect(r.learningGain).toBeNull();
+    const table = formatAxisTable([r]);
+    expect(table).not.toMatch(/solve rate \d+% → \d+%/);
+    expect(table).toContain(String(r.details.learningGain.reason));
   }, 30_000);
 
   it('a student who finished is recorded as done when the teacher ends the study just after', async () => {

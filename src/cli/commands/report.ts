@@ -9,12 +9,12 @@
  * judged copy: same run id, tutor, voice and learner model) counts once: the copy with more events.
  */
 import type { Command } from 'commander';
-import { existsSync, mkdirSync, readFileSync, readdirSync, statSync } from 'node:fs';
-import { strFromU8, unzipSync } from 'fflate';
+import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { AXES, parseJsonl, type AxisId, type TraceEvent } from '../../core/index';
+import { AXES, type AxisId, type TraceEvent } from '../../core/index';
 import { DEFAULT_PASS_RULE, allPlots, buildBenchmarkReport, digestRun, parsePassRule, reportCsvFiles, reportHtml, reportMarkdown, type RunDigest } from '../../core/analysis/index';
 import { readStoredTrace } from '../../adapters/node/trace-file';
+import { isZip, zippedTraces } from './zip-traces';
 import { writeFileAtomic } from '../../adapters/node/files';
 import { plotSvgs } from '../../adapters/plot/vega';
 
@@ -42,31 +42,6 @@ export function traceFiles(paths: readonly string[], skip: string | null = null)
     else out.push(p);
   }
   return [...new Set(out)];
-}
-
-/** A zip file, by its first bytes (PK\x03\x04). */
-function isZip(path: string): boolean {
-  try {
-    if (statSync(path).isDirectory()) return false;
-    const b = readFileSync(path).subarray(0, 4);
-    return b[0] === 0x50 && b[1] === 0x4b && b[2] === 0x03 && b[3] === 0x04;
-  } catch {
-    return false;
-  }
-}
-
-/** The traces/*.jsonl of a zipped benchmark, each read when needed. */
-function zippedTraces(zip: string): { file: string; read: () => { events: TraceEvent[]; cutLine: boolean } }[] {
-  let entries: Record<string, Uint8Array>;
-  try {
-    entries = unzipSync(readFileSync(zip));
-  } catch (e) {
-    throw new Error(`${zip}: not a readable zip (${(e as Error).message})`);
-  }
-  return Object.keys(entries)
-    .filter((n) => /(^|\/)traces\/[^/]+\.jsonl$/.test(n))
-    .sort()
-    .map((n) => ({ file: `${zip}:${n}`, read: () => ({ events: parseJsonl(strFromU8(entries[n]!), `${zip}:${n}`).events, cutLine: false }) }));
 }
 
 const shellQuote = (s: string) => (/^[\w./:@%+=-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);

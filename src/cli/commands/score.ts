@@ -1,17 +1,22 @@
 import type { Command } from 'commander';
 import { formatAxisTable, scoreTrace, type ScoreReport } from '../../core/index';
 import { readTraceFile } from '../../adapters/node/files';
+import { isZip, zippedTraces } from './zip-traces';
 
 export function registerScore(program: Command): void {
   program
     .command('score')
     .description('Score traces on the deterministic axes (judged axes stay "unscored" until judged).')
-    .argument('<traces...>', 'trace files (JSONL)')
+    .argument('<traces...>', 'trace files (JSONL), or zips with traces/*.jsonl (a page benchmark, a classroom study export)')
     .option('--json', 'print one JSON object per trace (a JSON array when several)')
     .action((files: string[], o: { json?: boolean }) => {
-      const reports: ScoreReport[] = files.map((f) => {
-        const t = readTraceFile(f);
-        if (!t.complete) console.error(`warning: ${f} has no run_end event (the run was cut short); scoring what it holds`);
+      // A zip (a study export, a page benchmark) stands for the traces in it.
+      const sources = files.flatMap((f) => (isZip(f) ? zippedTraces(f).map((z) => ({ file: z.file, read: () => ({ ...z.read(), complete: null as boolean | null }) })) : [{ file: f, read: () => readTraceFile(f) }]));
+      if (sources.length === 0) throw new Error(`no traces in ${files.join(', ')}`);
+      const reports: ScoreReport[] = sources.map(({ file, read }) => {
+        const t = read();
+        const complete = t.complete ?? t.events.at(-1)?.type === 'run_end';
+        if (!complete) console.error(`warning: ${file} has no run_end event (the run was cut short); scoring what it holds`);
         return scoreTrace(t.events);
       });
       if (o.json) {

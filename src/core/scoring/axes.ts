@@ -114,7 +114,8 @@ export const AXES = [
     better: 'higher',
     sweep: true,
     value: (r) => r.learningGain,
-    detail: (r) => (r.curve.length ? `(solve rate ${(r.curve[0]!.solveRate * 100).toFixed(0)}% → ${(r.curve[r.curve.length - 1]!.solveRate * 100).toFixed(0)}%)` : null),
+    // n/a says why (a student who never took the final quiz has one probe: no "100% → 100%").
+    detail: (r) => (r.learningGain === null ? (r.details.learningGain.reason ? `(${r.details.learningGain.reason})` : null) : r.curve.length ? `(solve rate ${(r.curve[0]!.solveRate * 100).toFixed(0)}% → ${(r.curve[r.curve.length - 1]!.solveRate * 100).toFixed(0)}%)` : null),
     how: (r) => {
       const last = r.curve[r.curve.length - 1];
       return r.learningGain === null ? String(r.details.learningGain.reason) : `Probe solve rate ${pct(r.curve[0]?.solveRate)} on day 0 → ${pct(last?.solveRate)} on day ${last?.day}; mean per-day change.`;

@@ -32,7 +32,8 @@ const axisRows: Row[] = AXES.map((a) => [
 /** A plain-text axis table for one or more runs (columns = runs). "unscored" marks judged axes without a verdict. */
 export function formatAxisTable(reports: readonly ScoreReport[]): string {
   const rows: Row[] = [
-    ['run', (r) => `${r.tutor} s${r.seed}`],
+    // A field run is named by its participant (its run id ends "__p-<code>"), a simulated one by its seed.
+    ['run', (r) => `${r.tutor} ${/__p-([A-Z0-9]+)$/.exec(r.runId)?.[1] ?? `s${r.seed}`}`],
     ...axisRows,
     ['judge panel', (r) => (r.details.judged.panel ? `${r.details.judged.panel.judges.length} judges, ${r.details.judged.panel.days.length} days` : 'none')],
     ...ACTION_KINDS.map((k): Row => [`actions: ${k}`, (r) => String(r.actions[k])]),
