@@ -15,6 +15,8 @@ export interface StudyExport {
   study: StudyRow;
   participants: {
     code: string;
+    /** The study condition the participant was assigned (null: the study has none). */
+    condition: string | null;
     consentedAt: number | null;
     /** When each session started (ISO 8601, UTC), by session. */
     sessionStarts: string[];

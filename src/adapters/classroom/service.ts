@@ -15,6 +15,8 @@ import {
   SimError,
   LlmError,
   TUTORS,
+  Rng,
+  hashString,
   dayOf,
   driveTutor,
   errorMessage,
@@ -104,6 +106,8 @@ export interface StudentState {
 
 export interface LiveParticipant {
   code: string;
+  /** The study condition the participant was assigned (null: the study has none). */
+  condition: string | null;
   consented: boolean;
   online: boolean;
   lastSeen: number | null;
@@ -152,23 +156,39 @@ export class ClassroomService {
     const r = StudySpecSchema.safeParse(input);
     if (!r.success) throw new ClassroomError(400, `study: ${r.error.issues.map((i) => `${i.path.join('.') || 'study'}: ${i.message}`).join('; ')}`);
     const spec = r.data;
-    const entry = (this.env.run.tutors ?? TUTORS).get(spec.tutor.name);
+    // With conditions, the study's tutor is the first condition's; each condition's tutor is checked.
+    if (spec.conditions) {
+      const conditions: { name: string; tutor: { name: string; config: Record<string, unknown> } }[] = [];
+      for (const c of spec.conditions) conditions.push({ name: c.name, tutor: this.#tutorFor(c.tutor, `condition ${c.name}: `) });
+      const row: StudyRow = { id: `st-${this.env.random(6).toLowerCase()}`, spec: { ...spec, tutor: conditions[0]!.tutor, conditions }, status: 'open', createdAt: this.env.now() };
+      return this.#putNewStudy(row);
+    }
+    const row: StudyRow = { id: `st-${this.env.random(6).toLowerCase()}`, spec: { ...spec, tutor: this.#tutorFor(spec.tutor, '') }, status: 'open', createdAt: this.env.now() };
+    return this.#putNewStudy(row);
+  }
+
+  /** A study's tutor, checked (it can tutor a study here) and its config parsed; `what` names it in errors. */
+  #tutorFor(tutor: { name: string; config: Record<string, unknown> }, what: string): { name: string; config: Record<string, unknown> } {
+    const entry = (this.env.run.tutors ?? TUTORS).get(tutor.name);
     // A study's tutor runs in the classroom: a built-in tutor, an LLM tutor on the server's provider,
     // or an agent service (the HTTP tutor) the server reaches.
-    if (!entry || entry.needs.some((n) => n !== 'llm' && n !== 'http')) throw new ClassroomError(400, `study: tutor "${spec.tutor.name}" cannot tutor a study (choose a built-in, an LLM or an HTTP tutor)`);
-    if (entry.needs.includes('http') && !this.env.run.http) throw new ClassroomError(400, 'study: an HTTP tutor (an agent service) needs the classroom server, which reaches the agent: not available here');
+    if (!entry || entry.needs.some((n) => n !== 'llm' && n !== 'http')) throw new ClassroomError(400, `study: ${what}tutor "${tutor.name}" cannot tutor a study (choose a built-in, an LLM or an HTTP tutor)`);
+    if (entry.needs.includes('http') && !this.env.run.http) throw new ClassroomError(400, `study: ${what}an HTTP tutor (an agent service) needs the classroom server, which reaches the agent: not available here`);
     let config: Record<string, unknown>;
     try {
-      config = entry.parseConfig(spec.tutor.config);
+      config = entry.parseConfig(tutor.config);
     } catch (e) {
-      throw new ClassroomError(400, `study: ${errorMessage(e)}`);
+      throw new ClassroomError(400, `study: ${what}${errorMessage(e)}`);
     }
     if (entry.needs.includes('llm')) {
-      if (!this.env.run.llm || !this.env.providers?.length) throw new ClassroomError(400, 'study: this server has no LLM provider configured (start it with --llm-config, or OPENAI_API_KEY / OPENAI_BASE_URL): an LLM tutor cannot run');
+      if (!this.env.run.llm || !this.env.providers?.length) throw new ClassroomError(400, `study: ${what}this server has no LLM provider configured (start it with --llm-config, or OPENAI_API_KEY / OPENAI_BASE_URL): an LLM tutor cannot run`);
       const provider = String(config.provider ?? '');
-      if (!this.env.providers.includes(provider)) throw new ClassroomError(400, `study: no LLM provider "${provider}" on this server (configured: ${this.env.providers.join(', ')})`);
+      if (!this.env.providers.includes(provider)) throw new ClassroomError(400, `study: ${what}no LLM provider "${provider}" on this server (configured: ${this.env.providers.join(', ')})`);
     }
-    const row: StudyRow = { id: `st-${this.env.random(6).toLowerCase()}`, spec: { ...spec, tutor: { name: entry.name, config } }, status: 'open', createdAt: this.env.now() };
+    return { name: entry.name, config };
+  }
+
+  async #putNewStudy(row: StudyRow): Promise<StudyRow> {
     // The scenario must build (known skills with item generators).
     try {
       runRecord({ scenario: fieldScenario(row.spec, row.id), tutor: row.spec.tutor });
@@ -198,7 +218,10 @@ export class ClassroomService {
       if (!(await this.store.getParticipant(c))) codes.add(c);
     }
     const now = this.env.now();
-    await this.store.addParticipants([...codes].map((code) => ({ code, studyId, createdAt: now, consentedAt: null, device: null, token: null, lastSeen: null })));
+    const conditions = s.spec.conditions ?? null;
+    const before = conditions ? (await this.store.listParticipants(studyId)).length : 0;
+    // In the order the store lists them (creation time, then code), so the i-th participant's condition is conditionOf(study, i).
+    await this.store.addParticipants([...codes].sort().map((code, j) => ({ code, studyId, createdAt: now, consentedAt: null, device: null, token: null, lastSeen: null, condition: conditions ? conditionOf(studyId, before + j, conditions.map((c) => c.name)) : null })));
     return [...codes];
   }
 
@@ -222,6 +245,7 @@ export class ClassroomService {
       const attempts = events.filter((e) => e.type === 'attempt');
       out.push({
         code: p.code,
+        condition: p.condition ?? null,
         consented: p.consentedAt !== null,
         online: (live?.learner.online ?? false) && p.lastSeen !== null && now - p.lastSeen < LIMITS.deviceIdleMs,
         lastSeen: p.lastSeen,
@@ -260,7 +284,7 @@ export class ClassroomService {
     const participants: StudyExport['participants'] = [];
     for (const p of await this.store.listParticipants(studyId)) {
       const row = await this.store.getSession(p.code);
-      participants.push({ code: p.code, consentedAt: p.consentedAt, sessionStarts: (row?.starts ?? []).map((t) => new Date(t).toISOString()), status: row?.status ?? 'not started', endReason: row?.endReason ?? null });
+      participants.push({ code: p.code, condition: p.condition ?? null, consentedAt: p.consentedAt, sessionStarts: (row?.starts ?? []).map((t) => new Date(t).toISOString()), status: row?.status ?? 'not started', endReason: row?.endReason ?? null });
       if (!row) continue;
       await this.#live.get(p.code)?.writes;
       const lines = await this.store.events(p.code);
@@ -476,7 +500,7 @@ export class ClassroomService {
     let row = await this.store.getSession(p.code);
     const stored = row ? (await this.store.events(p.code)).map((j) => JSON.parse(j) as TraceEvent) : [];
     if (!row) {
-      row = { code: p.code, record: runRecord({ scenario: fieldScenario(study.spec, study.id), source: `study ${study.id}`, tutor: study.spec.tutor, participant: p.code }), starts: [], events: 0, status: 'active', endReason: null };
+      row = { code: p.code, record: runRecord({ scenario: fieldScenario(study.spec, study.id), source: `study ${study.id}`, tutor: tutorOf(study, p), participant: p.code }), starts: [], events: 0, status: 'active', endReason: null };
       await this.store.putSession(row);
     }
     const resume = stored.length > 0 && row.status === 'active' ? stored : null;
@@ -634,6 +658,24 @@ export class ClassroomService {
     for (const l of this.#live.values()) if (l.timer) clearTimeout(l.timer);
     await Promise.all([...this.#live.values()].map((l) => l.writes.catch(() => undefined)));
   }
+}
+
+/**
+ * The condition of the i-th participant of a study (in the order their codes were made): permuted
+ * blocks, each block of k participants a shuffle of the k conditions seeded by the study id and the
+ * block's number, so groups stay balanced and the assignment can be re-derived from the study.
+ */
+export function conditionOf(studyId: string, i: number, names: readonly string[]): string {
+  const k = names.length;
+  const block = new Rng(hashString(`${studyId}:conditions:${Math.floor(i / k)}`)).shuffle(names);
+  return block[i % k]!;
+}
+
+/** The tutor of a participant's run: their condition's, or the study's. */
+function tutorOf(study: StudyRow, p: ParticipantRow): { name: string; config: Record<string, unknown> } {
+  const c = study.spec.conditions?.find((x) => x.name === p.condition);
+  if (study.spec.conditions && !c) throw new ClassroomError(409, `participant ${p.code} has no condition of this study`);
+  return c ? c.tutor : study.spec.tutor;
 }
 
 /** A real student has no persona seed (the RealLearner never reads them). */

@@ -25,6 +25,8 @@ export interface ParticipantRow {
   device: string | null;
   token: string | null;
   lastSeen: number | null;
+  /** The study condition this participant was assigned when their code was made (null: the study has none). */
+  condition?: string | null;
 }
 
 /** A participant's run: one per participant, across all the study's sessions (one virtual day each). */

@@ -11,7 +11,8 @@ export const SESSION_COLUMNS = [
   ['participant', 'The anonymous participant code (8 characters); the unit of analysis.'],
   ['study_id', 'The study.'],
   ['run_id', 'The run id of the participant’s trace (traces/<participant>__<run_id>.jsonl); empty when they never started.'],
-  ['tutor', 'The tutor of the study (its run name: "planner", or the LLM tutor’s label).'],
+  ['condition', 'The study condition the participant was assigned at random when their code was made (permuted blocks); empty: the study has no conditions.'],
+  ['tutor', 'The participant’s tutor (its run name: "planner", or the LLM tutor’s label): the study’s, or their condition’s.'],
   ['consented_at', 'When the participant agreed to the consent text (ISO 8601, UTC); empty: not yet.'],
   ['status', 'The participant’s run: "done" (every session over), "stopped" (ended early: see end_reason), "active" (still going), "not started".'],
   ['end_reason', 'Why the run ended: horizon_reached (all sessions over), aborted (the teacher ended the study first), llm_error, tutor_error, or an error text; empty while active.'],
@@ -62,7 +63,8 @@ export function studyTables(x: StudyExport): { sessions: string; answers: string
     const trace = x.traces.find((t) => t.code === p.code);
     const base = { participant: p.code, study: x.study.id, consented: p.consentedAt === null ? null : new Date(p.consentedAt).toISOString(), status: p.status, endReason: p.endReason };
     if (!trace) {
-      sessions.push([base.participant, base.study, null, x.study.spec.tutor.name, base.consented, base.status, base.endReason, null, null, null, null, null, null, null, null, null, null, null, null, null]);
+      const cond = x.study.spec.conditions?.find((c) => c.name === p.condition);
+      sessions.push([base.participant, base.study, null, p.condition, (cond?.tutor ?? x.study.spec.tutor).name, base.consented, base.status, base.endReason, null, null, null, null, null, null, null, null, null, null, null, null, null]);
       continue;
     }
     const events: TraceEvent[] = parseJsonl(trace.jsonl, `${p.code}.jsonl`).events;
@@ -87,6 +89,7 @@ export function studyTables(x: StudyExport): { sessions: string; answers: string
         base.participant,
         base.study,
         trace.runId,
+        p.condition,
         tutor,
         base.consented,
         base.status,
@@ -119,7 +122,7 @@ function codebook(x: StudyExport): string {
   const s = x.study.spec;
   return `# Codebook: ${s.name} (${x.study.id})
 
-Exported from an EduClaw Lab classroom server. Study: ${s.sessions} session${s.sessions === 1 ? '' : 's'} of ${s.sessionMinutes} minutes; tutor \`${s.tutor.name}\`; ${s.probes ? `a quiz of ${s.probesPerSkill} item(s) per skill at the start of the first session and the end of the last` : 'no quiz'}; skills ${s.skills.join(', ')} (ASSISTments 2009 ids). Files are UTF-8, comma-separated, with a header row and CRLF line ends (RFC 4180); empty cells are missing values.
+Exported from an EduClaw Lab classroom server. Study: ${s.sessions} session${s.sessions === 1 ? '' : 's'} of ${s.sessionMinutes} minutes; ${s.conditions ? `conditions ${s.conditions.map((c) => `\`${c.name}\` (tutor \`${c.tutor.name}\`)`).join(', ')}, assigned at random in permuted blocks` : `tutor \`${s.tutor.name}\``}; ${s.probes ? `a quiz of ${s.probesPerSkill} item(s) per skill at the start of the first session and the end of the last` : 'no quiz'}; skills ${s.skills.join(', ')} (ASSISTments 2009 ids). Files are UTF-8, comma-separated, with a header row and CRLF line ends (RFC 4180); empty cells are missing values.
 
 - \`sessions.csv\`: one row per participant and session (a participant who never started has one row, with \`session\` empty).
 - \`answers.csv\`: one row per answer: practice items and each quiz item.

@@ -14,6 +14,7 @@ create table if not exists sessions (code text primary key references participan
 create table if not exists events (code text not null references participants(code), seq integer not null, json text not null, primary key (code, seq));
 create table if not exists spend (study_id text primary key references studies(id), calls integer not null, cost double precision not null);
 create table if not exists meta (key text primary key, value text not null);
+alter table participants add column if not exists condition text;
 insert into meta (key, value) values ('schema', '1') on conflict (key) do nothing;
 `;
 
@@ -29,6 +30,7 @@ const participant = (r: Row): ParticipantRow => ({
   device: (r.device as string | null) ?? null,
   token: (r.token as string | null) ?? null,
   lastSeen: num(r.last_seen),
+  condition: (r.condition as string | null) ?? null,
 });
 
 export class PgliteClassroomStore implements ClassroomStore {
@@ -62,7 +64,7 @@ export class PgliteClassroomStore implements ClassroomStore {
 
   async addParticipants(rows: ParticipantRow[]): Promise<void> {
     await this.#db.transaction(async (tx) => {
-      for (const p of rows) await tx.query('insert into participants (code, study_id, created_at, consented_at, device, token, last_seen) values ($1, $2, $3, $4, $5, $6, $7)', [p.code, p.studyId, p.createdAt, p.consentedAt, p.device, p.token, p.lastSeen]);
+      for (const p of rows) await tx.query('insert into participants (code, study_id, created_at, consented_at, device, token, last_seen, condition) values ($1, $2, $3, $4, $5, $6, $7, $8)', [p.code, p.studyId, p.createdAt, p.consentedAt, p.device, p.token, p.lastSeen, p.condition ?? null]);
     });
   }
 

@@ -11,7 +11,7 @@ import { parse } from 'csv-parse/sync';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { formatAxisTable, parseJsonl, scoreTrace } from '../../core/index';
-import { ClassroomError, ClassroomService, type ClassroomEnv } from '../classroom/service';
+import { ClassroomError, ClassroomService, conditionOf, type ClassroomEnv } from '../classroom/service';
 import { zipStudy } from '../classroom/export';
 import { ANSWER_COLUMNS, SESSION_COLUMNS } from '../classroom/tables';
 import { writeReport } from '../../cli/commands/report';
@@ -241,6 +241,43 @@ describe('classroom study numbers (issue 34)', () => {
     const events = parseJsonl(await svc2.trace(study.id, code!), 'gone.jsonl').events;
     expect(events.find((e) => e.type === 'lms_event' && e.kind === 'logout')).toMatchObject({ detail: { why: 'time_up' } });
   }, 30_000);
+
+    it('conditions: participants assigned at random in balanced blocks, reproducibly; each runs its condition tutor; compared in the report', async () => {
+    const c = clock();
+    const svc = new ClassroomService(store, env(c));
+    await refuses(svc.createStudy({ ...SPEC, conditions: [{ name: 'a', tutor: { name: 'planner' } }] }), 400, /conditions/);
+    await refuses(svc.createStudy({ ...SPEC, conditions: [{ name: 'a', tutor: { name: 'planner' } }, { name: 'b', tutor: { name: 'human' } }] }), 400, /condition b: tutor "human" cannot tutor/);
+    const study = await svc.createStudy({ ...SPEC, probes: false, sessions: 1, conditions: [{ name: 'plan', tutor: { name: 'planner' } }, { name: 'hold', tutor: { name: 'withholder' } }] });
+    expect(study.spec.tutor.name).toBe('planner');
+    const first = await svc.addCodes(study.id, 3);
+    c.advance(1000);
+    const codes = [...first, ...(await svc.addCodes(study.id, 3))];
+    const live = await svc.live(study.id);
+    const byCode = new Map(live.map((p) => [p.code, p.condition]));
+    // Balanced: every block of two has one of each; the assignment is re-derived from the study id.
+    const ordered = (await store.listParticipants(study.id)).map((p) => p.condition);
+    expect(ordered.filter((x) => x === 'plan')).toHaveLength(3);
+    expect(ordered).toEqual(ordered.map((_, i) => conditionOf(study.id, i, ['plan', 'hold'])));
+    for (const [i, code] of codes.slice(0, 4).entries()) {
+      const t = await student(svc, code, `device-cond-${i}`);
+      await svc.act(t, { kind: 'login' });
+      await svc.act(t, { kind: 'logout' });
+    }
+    await until(async () => (await svc.live(study.id)).filter((p) => p.status === 'done').length === 4, 'four finished runs');
+    const x = await svc.exportStudy(study.id);
+    for (const t of x.traces) {
+      const start = parseJsonl(t.jsonl, 'c.jsonl').events[0] as { tutor: { name: string } };
+      expect(start.tutor.name).toBe(byCode.get(t.code) === 'plan' ? 'planner' : 'withholder');
+    }
+    const zip = join(dir, 'conditions.zip');
+    writeFileSync(zip, zipStudy(x, c.now()));
+    const r = await writeReport([zip], { out: join(dir, 'report-conditions') }, () => undefined);
+    expect(new Set(r.digests.map((d) => d.tutor))).toEqual(new Set(['planner (field)', 'withholder (field)']));
+    const rows = parse(strFromU8(unzipSync(new Uint8Array(readFileSync(zip)))['sessions.csv']!), { columns: true }) as Record<string, string>[];
+    expect(rows).toHaveLength(6);
+    for (const row of rows) expect(row.condition).toBe(byCode.get(row.participant));
+    expect(rows.filter((row) => row.status === 'not started').every((row) => row.tutor === (row.condition === 'plan' ? 'planner' : 'withholder'))).toBe(true);
+  }, 60_000);
 
     it('the export records when each session started (wall clock)', async () => {
     const c = clock();

@@ -9,6 +9,8 @@ import { ScenarioSchema, WAKE_EVENTS, type Scenario } from '../scenario/schema';
 import { WEEKDAYS } from '../clock';
 import { hashString } from '../rng';
 
+const TutorRefSchema = z.object({ name: z.string().min(1), config: z.record(z.string(), z.unknown()).default({}) }).strict();
+
 export const StudySpecSchema = z
   .object({
     name: z.string().trim().min(1).max(200),
@@ -19,8 +21,19 @@ export const StudySpecSchema = z
     /** Items of course homework posted at the start of each session (0: none; the tutor assigns work). */
     homeworkPerSession: z.number().int().min(0).max(10).default(3),
     maxAttemptsPerItem: z.number().int().min(1).max(5).default(2),
-    /** The tutor: a built-in one, or an LLM tutor (its provider is configured on the classroom server). */
-    tutor: z.object({ name: z.string().min(1), config: z.record(z.string(), z.unknown()).default({}) }).strict(),
+    /** The tutor: a built-in one, or an LLM tutor (its provider is configured on the classroom server). With conditions: the first condition's. */
+    tutor: TutorRefSchema,
+    /**
+     * Two or more conditions (e.g. two tutors): each participant is assigned one when their code
+     * is made, at random in permuted blocks (balanced, reproducible from the study id), and
+     * recorded; the report compares the conditions' tutors as it compares any tutors.
+     */
+    conditions: z
+      .array(z.object({ name: z.string().regex(/^[A-Za-z0-9][\w-]{0,39}$/, 'a condition name: letters, digits, - and _ (at most 40)'), tutor: TutorRefSchema }).strict())
+      .min(2)
+      .max(4)
+      .refine((cs) => new Set(cs.map((c) => c.name)).size === cs.length, 'condition names must differ')
+      .optional(),
     sessions: z.number().int().min(1).max(30),
     sessionMinutes: z.number().int().min(5).max(180),
     consent: z.string().trim().min(1).max(5000),
