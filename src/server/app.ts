@@ -18,6 +18,8 @@
  *   POST /api/teacher/studies/:id/codes  { n }         → { codes }
  *   GET  /api/teacher/studies/:id/live                 → { participants }
  *   POST /api/teacher/studies/:id/end
+ *   POST /api/teacher/studies/:id/participants/:code/withdraw   deletes that participant's data
+ *   POST /api/student/withdraw                         the student withdraws: their data are deleted
  *   GET  /api/teacher/studies/:id/export               → a zip (traces/*.jsonl + study.json)
  *   GET  /api/teacher/studies/:id/traces/:code         → one trace (JSONL)
  */
@@ -118,6 +120,10 @@ export function classroomApp(o: ClassroomAppOptions): Hono {
     const b = await body(c);
     return c.json(await svc.act(t, b.action));
   });
+  app.post('/api/student/withdraw', async (c) => {
+    await svc.withdrawSelf(token(c));
+    return c.json({ ok: true });
+  });
   app.get('/api/student/post-probe', async (c) => c.json({ items: await svc.postProbe(token(c)) }));
 
   // ---- teacher -------------------------------------------------------------------------------
@@ -146,6 +152,10 @@ export function classroomApp(o: ClassroomAppOptions): Hono {
   app.get('/api/teacher/studies/:id/live', async (c) => c.json({ participants: await svc.live(c.req.param('id')) }));
   app.post('/api/teacher/studies/:id/end', async (c) => {
     await svc.endStudy(c.req.param('id'));
+    return c.json({ ok: true });
+  });
+  app.post('/api/teacher/studies/:id/participants/:code/withdraw', async (c) => {
+    await svc.withdraw(c.req.param('id'), c.req.param('code'));
     return c.json({ ok: true });
   });
   app.get('/api/teacher/studies/:id/export', async (c) => {

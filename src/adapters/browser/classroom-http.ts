@@ -101,6 +101,12 @@ export class HttpClassroom implements ClassroomApi {
   act(token: string, action: StudentActionInput) {
     return this.#json<Awaited<ReturnType<ClassroomApi['act']>>>('POST', '/api/student/act', { token, body: { action } });
   }
+  async withdraw(id: string, code: string) {
+    await this.#call('POST', `/api/teacher/studies/${encodeURIComponent(id)}/participants/${encodeURIComponent(code)}/withdraw`, { teacher: true, body: {} });
+  }
+  async withdrawSelf(token: string) {
+    await this.#call('POST', '/api/student/withdraw', { token, body: {} });
+  }
   async postProbe(token: string) {
     return (await this.#json<{ items: Awaited<ReturnType<ClassroomApi['postProbe']>> }>('GET', '/api/student/post-probe', { token })).items;
   }

@@ -21,7 +21,26 @@ describe('classroom on one device (IndexedDB)', () => {
     await store.close();
   });
 
-  it('keeps a session across a reload (a new service on the same database) and exports it', async () => {
+  it('a withdrawal deletes the participant data on this device too', async () => {
+    const store = new IdbClassroomStore(`cls-${Math.random()}`);
+    await store.init();
+    const api = new LocalClassroom(new ClassroomService(store, env()));
+    const study = await api.createStudy({ name: 'Withdraw', skills: [1], tutor: { name: 'planner' }, sessions: 1, sessionMinutes: 10, consent: 'ok' });
+    const [code] = await api.addCodes(study.id, 1);
+    const { token } = await api.join(code!, 'device-wd-12345');
+    await api.consent(token);
+    await api.act(token, { kind: 'login' });
+    await api.act(token, { kind: 'say', text: 'delete me' });
+    expect((await store.events(code!)).length).toBeGreaterThan(0);
+    await api.withdrawSelf(token);
+    expect(await store.events(code!)).toEqual([]);
+    expect(await store.getSession(code!)).toBeNull();
+    expect((await store.getParticipant(code!))).toMatchObject({ token: null, withdrawnAt: expect.any(Number) });
+    expect((await api.live(study.id))[0]!.status).toBe('withdrawn');
+    await store.close();
+  });
+
+    it('keeps a session across a reload (a new service on the same database) and exports it', async () => {
     const name = `cls-${Math.random()}`;
     let store = new IdbClassroomStore(name);
     await store.init();

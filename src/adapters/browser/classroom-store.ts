@@ -73,8 +73,18 @@ export class IdbClassroomStore implements ClassroomStore {
     const tx = this.#d.transaction('participants', 'readwrite');
     const old = await tx.store.get(p.code);
     // As the SQL store: only an existing participant is updated (codes are made by addParticipants).
-    if (old) await tx.store.put({ ...old, consentedAt: p.consentedAt, device: p.device, token: p.token, lastSeen: p.lastSeen });
+    if (old) await tx.store.put({ ...old, consentedAt: p.consentedAt, device: p.device, token: p.token, lastSeen: p.lastSeen, consentVersion: p.consentVersion ?? null });
     await tx.done;
+  }
+  async withdraw(code: string, at: number): Promise<void> {
+    const tx = this.#d.transaction(['participants', 'sessions', 'events'], 'readwrite');
+    const old = await tx.objectStore('participants').get(code);
+    await Promise.all([
+      tx.objectStore('events').delete(IDBKeyRange.bound([code, 0], [code, Number.MAX_SAFE_INTEGER])),
+      tx.objectStore('sessions').delete(code),
+      ...(old ? [tx.objectStore('participants').put({ ...old, withdrawnAt: at, token: null, device: null, lastSeen: null })] : []),
+      tx.done,
+    ]);
   }
   async getSession(code: string): Promise<SessionRow | null> {
     return (await this.#d.get('sessions', code)) ?? null;

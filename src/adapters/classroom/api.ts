@@ -30,6 +30,8 @@ export interface ClassroomApi {
   addCodes(id: string, n: number): Promise<string[]>;
   live(id: string): Promise<LiveParticipant[]>;
   endStudy(id: string): Promise<void>;
+  /** A participant withdraws (at their request): their data are deleted; the export's log says so. */
+  withdraw(id: string, code: string): Promise<void>;
   /** The study's export (a zip: study.json + traces/*.jsonl) and its file name. */
   exportStudy(id: string): Promise<{ filename: string; bytes: Uint8Array }>;
   // student
@@ -38,6 +40,8 @@ export interface ClassroomApi {
   state(token: string): Promise<StudentState>;
   act(token: string, action: StudentActionInput): Promise<StudentState & { refused?: string }>;
   postProbe(token: string): Promise<StudentItem[] | null>;
+  /** The student withdraws from the study: everything they did is deleted. */
+  withdrawSelf(token: string): Promise<void>;
 }
 
 /**
@@ -75,6 +79,12 @@ export class LocalClassroom implements ClassroomApi {
   }
   endStudy(id: string) {
     return this.service.endStudy(id);
+  }
+  withdraw(id: string, code: string) {
+    return this.service.withdraw(id, code);
+  }
+  withdrawSelf(token: string) {
+    return this.service.withdrawSelf(token);
   }
   async exportStudy(id: string) {
     const x = await this.service.exportStudy(id);

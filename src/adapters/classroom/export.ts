@@ -7,6 +7,7 @@
 import { strToU8, zipSync } from 'fflate';
 import type { StudyRow, SessionRow } from './store';
 import { studyTables } from './tables';
+import { hashString } from '../../core/index';
 
 export const STUDY_EXPORT_FORMAT = 'educlaw-study';
 export const STUDY_EXPORT_VERSION = 1;
@@ -20,7 +21,11 @@ export interface StudyExport {
     consentedAt: number | null;
     /** When each session started (ISO 8601, UTC), by session. */
     sessionStarts: string[];
-    status: SessionRow['status'] | 'not started'; endReason: string | null }[];
+    /** The version of the consent text they agreed to (null: not consented). */
+    consentVersion: string | null;
+    status: SessionRow['status'] | 'not started' | 'withdrawn'; endReason: string | null }[];
+  /** What happened to the study's data that the tables cannot show: withdrawals (their data deleted). */
+  log: { at: string; text: string }[];
   traces: { code: string; runId: string; jsonl: string }[];
 }
 
@@ -34,6 +39,8 @@ export function zipStudy(x: StudyExport, exportedAt: number): Uint8Array {
     version: STUDY_EXPORT_VERSION,
     exportedAt,
     study: x.study,
+    consentVersion: consentVersion(x.study.spec.consent),
+    log: x.log,
     participants: x.participants.map((p) => ({ ...p, trace: x.traces.some((t) => t.code === p.code) ? studyTracePath(p.code, x.traces.find((t) => t.code === p.code)!.runId) : null })),
   };
   files['study.json'] = strToU8(JSON.stringify(manifest, null, 1) + '\n');
@@ -44,5 +51,8 @@ export function zipStudy(x: StudyExport, exportedAt: number): Uint8Array {
   files['codebook.md'] = strToU8(t.codebook);
   return zipSync(files, { level: 6 });
 }
+
+/** The version of a consent text: a hash of its words, so a participant's agreement names the exact text they read. */
+export const consentVersion = (text: string): string => `c-${hashString(text).toString(16).padStart(8, '0')}`;
 
 export const studyZipName = (s: StudyRow) => `study-${s.spec.name.replace(/[^\w-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || s.id}-${s.id}.zip`;

@@ -36,7 +36,7 @@ import {
 import { StudySpecSchema, fieldScenario, type StudySpec, type StudySpecInput } from '../../core/classroom/study';
 import { ActionQueue, MAX_MESSAGE_CHARS, RealLearner, actionsFromTrace } from '../../core/learner/real';
 import type { ClassroomStore, ParticipantRow, SessionRow, StudyRow } from './store';
-import type { StudyExport } from './export';
+import { consentVersion, type StudyExport } from './export';
 
 /** A refusal the student or teacher is told about (HTTP status, message); nothing was stored. */
 export class ClassroomError extends Error {
@@ -116,7 +116,7 @@ export interface LiveParticipant {
   attempts: number;
   correct: number;
   messages: number;
-  status: SessionRow['status'] | 'not started';
+  status: SessionRow['status'] | 'not started' | 'withdrawn';
   endReason: string | null;
 }
 
@@ -254,7 +254,7 @@ export class ClassroomService {
         attempts: attempts.length,
         correct: attempts.filter((a) => a.type === 'attempt' && a.correct).length,
         messages: events.filter((e) => e.type === 'message').length,
-        status: row?.status ?? 'not started',
+        status: p.withdrawnAt ? 'withdrawn' : (row?.status ?? 'not started'),
         endReason: row?.endReason ?? null,
       });
     }
@@ -277,14 +277,45 @@ export class ClassroomService {
     }
   }
 
+  /**
+   * A participant withdraws (the teacher does it for them, or they do it themselves): their run
+   * stops, their sessions and every stored event are deleted, they are signed out, and the
+   * export's log says when. Their code cannot be used again.
+   */
+  async withdraw(studyId: string, code: string): Promise<void> {
+    const p = await this.store.getParticipant(code);
+    if (!p || p.studyId !== studyId) throw new ClassroomError(404, `no participant ${code} in study ${studyId}`);
+    if (p.withdrawnAt) return;
+    const live = this.#live.get(code) ?? (await this.#opening.get(code)?.catch(() => undefined));
+    if (live) {
+      live.ac.abort();
+      live.queue.close('the participant withdrew');
+      await live.done;
+    }
+    await this.store.withdraw(code, this.env.now());
+    this.#rate.delete(code);
+  }
+
+  /** A student withdraws themselves (after a confirmation in their page). */
+  async withdrawSelf(token: string): Promise<void> {
+    const { p, study } = await this.#participant(token);
+    await this.withdraw(study.id, p.code);
+  }
+
   /** The study, its participants (codes and progress only) and their traces (one per participant who started), as the Lab and the CLI read them. */
   async exportStudy(studyId: string): Promise<StudyExport> {
     const study = await this.study(studyId);
     const traces: StudyExport['traces'] = [];
     const participants: StudyExport['participants'] = [];
+    const log: StudyExport['log'] = [];
     for (const p of await this.store.listParticipants(studyId)) {
+      if (p.withdrawnAt) {
+        participants.push({ code: p.code, condition: p.condition ?? null, consentedAt: null, consentVersion: null, sessionStarts: [], status: 'withdrawn', endReason: null });
+        log.push({ at: new Date(p.withdrawnAt).toISOString(), text: `participant ${p.code} withdrew from the study; all their data (sessions, answers, messages, trace) were deleted then` });
+        continue;
+      }
       const row = await this.store.getSession(p.code);
-      participants.push({ code: p.code, condition: p.condition ?? null, consentedAt: p.consentedAt, sessionStarts: (row?.starts ?? []).map((t) => new Date(t).toISOString()), status: row?.status ?? 'not started', endReason: row?.endReason ?? null });
+      participants.push({ code: p.code, condition: p.condition ?? null, consentedAt: p.consentedAt, consentVersion: p.consentVersion ?? null, sessionStarts: (row?.starts ?? []).map((t) => new Date(t).toISOString()), status: row?.status ?? 'not started', endReason: row?.endReason ?? null });
       if (!row) continue;
       await this.#live.get(p.code)?.writes;
       const lines = await this.store.events(p.code);
@@ -292,7 +323,7 @@ export class ClassroomService {
       const first = JSON.parse(lines[0]!) as TraceEvent;
       traces.push({ code: p.code, runId: first.type === 'run_start' ? first.runId : p.code, jsonl: lines.map((l) => `${l}\n`).join('') });
     }
-    return { study, participants, traces };
+    return { study, participants, traces, log };
   }
 
   /** One participant's stored trace (JSONL), for the teacher. */
@@ -326,6 +357,7 @@ export class ClassroomService {
     if (!/^[A-Z0-9]{4,12}$/.test(c) || !/^[\w-]{8,64}$/.test(device)) throw new ClassroomError(400, 'enter the code you were given (letters and digits)');
     const p = await this.store.getParticipant(c);
     if (!p) throw new ClassroomError(404, 'no such code: check it with your teacher');
+    if (p.withdrawnAt) throw new ClassroomError(409, 'this code was withdrawn from the study (its data were deleted)');
     const study = await this.study(p.studyId);
     if (study.status !== 'open') throw new ClassroomError(409, 'this study has ended');
     const now = this.env.now();
@@ -348,7 +380,7 @@ export class ClassroomService {
 
   async consent(token: string): Promise<StudentState> {
     const { p, study } = await this.#participant(token);
-    const next = p.consentedAt === null ? { ...p, consentedAt: this.env.now() } : p;
+    const next = p.consentedAt === null ? { ...p, consentedAt: this.env.now(), consentVersion: consentVersion(study.spec.consent) } : p;
     if (next !== p) await this.store.putParticipant(next);
     return this.#state(next, study);
   }

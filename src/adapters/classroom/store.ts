@@ -27,6 +27,10 @@ export interface ParticipantRow {
   lastSeen: number | null;
   /** The study condition this participant was assigned when their code was made (null: the study has none). */
   condition?: string | null;
+  /** The version of the consent text they agreed to (consentVersion of the study's text), when they consented. */
+  consentVersion?: string | null;
+  /** When the participant withdrew: their sessions and trace were deleted then (the row stays, so the export can say so). */
+  withdrawnAt?: number | null;
 }
 
 /** A participant's run: one per participant, across all the study's sessions (one virtual day each). */
@@ -59,6 +63,8 @@ export interface ClassroomStore {
   appendEvents(code: string, events: { seq: number; json: string }[]): Promise<void>;
   /** The stored events' JSON text, in seq order. */
   events(code: string): Promise<string[]>;
+  /** A participant withdraws: their session and every stored event are deleted, their sign-in ends, and the time is kept. */
+  withdraw(code: string, at: number): Promise<void>;
   /** Deletes stored events from `fromSeq` on (a resumed session replaces what followed its resume point). */
   truncateEvents(code: string, fromSeq: number): Promise<void>;
   /** Counts an LLM call of a study; returns the count after it. */

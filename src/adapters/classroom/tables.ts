@@ -14,7 +14,8 @@ export const SESSION_COLUMNS = [
   ['condition', 'The study condition the participant was assigned at random when their code was made (permuted blocks); empty: the study has no conditions.'],
   ['tutor', 'The participant’s tutor (its run name: "planner", or the LLM tutor’s label): the study’s, or their condition’s.'],
   ['consented_at', 'When the participant agreed to the consent text (ISO 8601, UTC); empty: not yet.'],
-  ['status', 'The participant’s run: "done" (every session over), "stopped" (ended early: see end_reason), "active" (still going), "not started".'],
+  ['consent_version', 'The version of the consent text they agreed to (a hash of its words; study.json has the text and its version).'],
+  ['status', 'The participant’s run: "done" (every session over), "stopped" (ended early: see end_reason), "active" (still going), "not started", or "withdrawn" (they withdrew: all their data were deleted, see the log in study.json).'],
   ['end_reason', 'Why the run ended: horizon_reached (all sessions over), aborted (the teacher ended the study first), llm_error, tutor_error, or an error text; empty while active.'],
   ['session', 'The session (1 to the study’s number of sessions); empty when the participant never started.'],
   ['session_start', 'When the participant started this session (ISO 8601, UTC).'],
@@ -64,7 +65,7 @@ export function studyTables(x: StudyExport): { sessions: string; answers: string
     const base = { participant: p.code, study: x.study.id, consented: p.consentedAt === null ? null : new Date(p.consentedAt).toISOString(), status: p.status, endReason: p.endReason };
     if (!trace) {
       const cond = x.study.spec.conditions?.find((c) => c.name === p.condition);
-      sessions.push([base.participant, base.study, null, p.condition, (cond?.tutor ?? x.study.spec.tutor).name, base.consented, base.status, base.endReason, null, null, null, null, null, null, null, null, null, null, null, null, null]);
+      sessions.push([base.participant, base.study, null, p.condition, (cond?.tutor ?? x.study.spec.tutor).name, base.consented, p.consentVersion, base.status, base.endReason, null, null, null, null, null, null, null, null, null, null, null, null, null]);
       continue;
     }
     const events: TraceEvent[] = parseJsonl(trace.jsonl, `${p.code}.jsonl`).events;
@@ -92,6 +93,7 @@ export function studyTables(x: StudyExport): { sessions: string; answers: string
         p.condition,
         tutor,
         base.consented,
+        p.consentVersion,
         base.status,
         base.endReason,
         started === 0 ? null : d + 1,
@@ -126,6 +128,7 @@ Exported from an EduClaw Lab classroom server. Study: ${s.sessions} session${s.s
 
 - \`sessions.csv\`: one row per participant and session (a participant who never started has one row, with \`session\` empty).
 - \`answers.csv\`: one row per answer: practice items and each quiz item.
+- \`study.json\`'s \`log\`: withdrawals (a participant who withdrew has status \`withdrawn\` and no data: everything they did was deleted when they withdrew).
 - \`traces/<participant>__<run_id>.jsonl\`: the full trace of each participant (docs/trace-format.md); \`study.json\`: the study and its participants as stored.
 
 In R: \`read.csv("sessions.csv", na.strings = "")\`; in SPSS: File › Import Data › CSV.

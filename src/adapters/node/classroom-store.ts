@@ -15,6 +15,8 @@ create table if not exists events (code text not null references participants(co
 create table if not exists spend (study_id text primary key references studies(id), calls integer not null, cost double precision not null);
 create table if not exists meta (key text primary key, value text not null);
 alter table participants add column if not exists condition text;
+alter table participants add column if not exists consent_version text;
+alter table participants add column if not exists withdrawn_at bigint;
 insert into meta (key, value) values ('schema', '1') on conflict (key) do nothing;
 `;
 
@@ -31,6 +33,8 @@ const participant = (r: Row): ParticipantRow => ({
   token: (r.token as string | null) ?? null,
   lastSeen: num(r.last_seen),
   condition: (r.condition as string | null) ?? null,
+  consentVersion: (r.consent_version as string | null) ?? null,
+  withdrawnAt: num(r.withdrawn_at),
 });
 
 export class PgliteClassroomStore implements ClassroomStore {
@@ -83,7 +87,15 @@ export class PgliteClassroomStore implements ClassroomStore {
   }
 
   async putParticipant(p: ParticipantRow): Promise<void> {
-    await this.#db.query('update participants set consented_at = $2, device = $3, token = $4, last_seen = $5 where code = $1', [p.code, p.consentedAt, p.device, p.token, p.lastSeen]);
+    await this.#db.query('update participants set consented_at = $2, device = $3, token = $4, last_seen = $5, consent_version = $6 where code = $1', [p.code, p.consentedAt, p.device, p.token, p.lastSeen, p.consentVersion ?? null]);
+  }
+
+  async withdraw(code: string, at: number): Promise<void> {
+    await this.#db.transaction(async (tx) => {
+      await tx.query('delete from events where code = $1', [code]);
+      await tx.query('delete from sessions where code = $1', [code]);
+      await tx.query('update participants set withdrawn_at = $2, token = null, device = null, last_seen = null where code = $1', [code, at]);
+    });
   }
 
   async getSession(code: string): Promise<SessionRow | null> {

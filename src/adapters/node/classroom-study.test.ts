@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { formatAxisTable, parseJsonl, scoreTrace } from '../../core/index';
 import { ClassroomError, ClassroomService, conditionOf, type ClassroomEnv } from '../classroom/service';
-import { zipStudy } from '../classroom/export';
+import { consentVersion, zipStudy } from '../classroom/export';
 import { ANSWER_COLUMNS, SESSION_COLUMNS } from '../classroom/tables';
 import { writeReport } from '../../cli/commands/report';
 import { registerScore } from '../../cli/commands/score';
@@ -278,6 +278,43 @@ describe('classroom study numbers (issue 34)', () => {
     for (const row of rows) expect(row.condition).toBe(byCode.get(row.participant));
     expect(rows.filter((row) => row.status === 'not started').every((row) => row.tutor === (row.condition === 'plan' ? 'planner' : 'withholder'))).toBe(true);
   }, 60_000);
+
+    it('consent is recorded with its version; a withdrawal deletes the participant data and the export log says so', async () => {
+    const c = clock();
+    const svc = new ClassroomService(store, env(c));
+    const study = await svc.createStudy({ ...SPEC, probes: false, sessions: 2 });
+    const [stay, leave, self] = await svc.addCodes(study.id, 3);
+    const tStay = await student(svc, stay!, 'device-stay-001');
+    const tLeave = await student(svc, leave!, 'device-leave-01');
+    const tSelf = await student(svc, self!, 'device-self-001');
+    for (const t of [tStay, tLeave, tSelf]) {
+      await svc.act(t, { kind: 'login' });
+      await svc.act(t, { kind: 'say', text: 'my words' });
+    }
+    expect((await store.events(leave!)).length).toBeGreaterThan(0);
+    await svc.withdraw(study.id, leave!);
+    await svc.withdrawSelf(tSelf);
+    for (const code of [leave!, self!]) {
+      expect(await store.events(code)).toEqual([]);
+      expect(await store.getSession(code)).toBeNull();
+      await refuses(svc.join(code, 'device-again-01'), 409, /withdrawn/);
+    }
+    await refuses(svc.state(tLeave), 401, /signed out/);
+    const x = await svc.exportStudy(study.id);
+    expect(x.traces.map((t) => t.code)).toEqual([stay]);
+    expect(x.participants.find((p) => p.code === leave)).toMatchObject({ status: 'withdrawn', consentedAt: null });
+    expect(x.log.map((l) => l.text).join('\n')).toMatch(new RegExp(`participant ${leave} withdrew.*deleted`));
+    expect(x.log).toHaveLength(2);
+    const kept = x.participants.find((p) => p.code === stay)!;
+    expect(kept.consentVersion).toBe(consentVersion(SPEC.consent));
+    expect(consentVersion('I agree, changed.')).not.toBe(kept.consentVersion);
+    const zipped = unzipSync(zipStudy(x, c.now()));
+    expect(strFromU8(zipped['study.json']!)).toContain(`participant ${self} withdrew`);
+    expect(Object.keys(zipped).some((f) => f.includes(leave!) && f.startsWith('traces/'))).toBe(false);
+    const rows = parse(strFromU8(zipped['sessions.csv']!), { columns: true }) as Record<string, string>[];
+    expect(rows.find((r) => r.participant === leave)).toMatchObject({ status: 'withdrawn', run_id: '', consented_at: '' });
+    expect(rows.find((r) => r.participant === stay)!.consent_version).toBe(kept.consentVersion);
+  }, 30_000);
 
     it('the export records when each session started (wall clock)', async () => {
     const c = clock();

@@ -183,6 +183,19 @@ export class TeacherState {
     }
   }
 
+  /** A participant withdraws (at their request): their data are deleted, the export's log says so. */
+  async withdraw(code: string): Promise<void> {
+    if (!this.api || !this.shownId) return;
+    this.error = null;
+    try {
+      await this.api.withdraw(this.shownId, code);
+      await this.#poll();
+      this.notice = `Participant ${code} withdrew: all their data were deleted (the export's log says so).`;
+    } catch (e) {
+      this.error = say(e);
+    }
+  }
+
   /** The study's export (zip), and its field runs read back for the comparison. */
   async export(): Promise<{ filename: string; bytes: Uint8Array } | null> {
     if (!this.api || !this.shownId) return null;
@@ -222,6 +235,8 @@ export class StudentSession {
   offline = $state<string | null>(null);
   postProbe = $state.raw<StudentItem[] | null>(null);
   busy = $state(false);
+  /** This device's student withdrew from the study just now (their data were deleted). */
+  withdrawn = $state(false);
   #token: string | null = null;
   #timer: ReturnType<typeof setInterval> | null = null;
 
@@ -289,6 +304,18 @@ export class StudentSession {
     this.code = '';
     this.postProbe = null;
     this.refused = null;
+  }
+
+  /** The student withdraws from the study (they confirmed): everything they did is deleted, and this device forgets the code. */
+  async withdraw(): Promise<void> {
+    if (!this.api || !this.#token) return;
+    try {
+      await this.api.withdrawSelf(this.#token);
+      this.signOut();
+      this.withdrawn = true;
+    } catch (e) {
+      this.error = say(e);
+    }
   }
 
   async agree(): Promise<void> {
