@@ -251,6 +251,14 @@ test('without a server: a study on one device, built-in tutors only, at phone an
   expect(tutors).toContain('planner');
   expect(tutors.some((t) => /LLM|HTTP/.test(t))).toBe(false);
   const [code] = await createStudy(page, 'One laptop');
+  // Printing gives the code slips only: one per code, with the address, nothing else of the page.
+  await page.emulateMedia({ media: 'print' });
+  await expect(page.getByTestId('code-slips').locator('.slip')).toHaveCount(2);
+  await expect(page.getByTestId('code-slips').locator('.slip').first()).toContainText(code!);
+  await expect(page.getByTestId('code-slips').locator('.slip').first()).toBeVisible();
+  await expect(page.getByTestId('study-export')).toBeHidden();
+  await page.screenshot({ path: test.info().outputPath('code-slips.png') });
+  await page.emulateMedia({ media: 'screen' });
   await page.goto('/#student');
   await page.getByTestId('student-code').fill(code!);
   await page.getByTestId('student-join').click();
