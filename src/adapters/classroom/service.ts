@@ -427,6 +427,12 @@ export class ClassroomService {
     const stopped = live.done.then((): { ok: false; error: string } => ({ ok: false, error: `the session has stopped (${live.row.endReason ?? 'ended'})` }));
     const outcome = await Promise.race([live.queue.push({ ...a, t: this.#minute(live, day) } as StudentAction), stopped]);
     await live.writes;
+    // The session's clock starts after the first quiz: the quiz does not eat the time with the tutor.
+    if (a.kind === 'probe' && a.phase === 'pre' && outcome.ok && live.learner.online) {
+      live.row = { ...live.row, starts: [this.env.now(), ...live.row.starts.slice(1)] };
+      await this.store.putSession(live.row);
+      this.#armTimer(live, study);
+    }
     // The final quiz handed in after the time was up: the session ends now, as its time said.
     if (finalQuiz && a.kind === 'probe' && outcome.ok && live.learner.online) {
       await live.queue.push({ kind: 'logout', t: this.#minute(live, day), why: 'time_up' });

@@ -144,8 +144,11 @@ describe('classroom study numbers (issue 34)', () => {
     await refuses(svc.act(t, { kind: 'probe', phase: 'post', answers }), 409, /not now|final quiz/);
     await refuses(svc.act(t, { kind: 'probe', phase: 'pre', answers: Array.from({ length: 300 }, (_, i) => ({ itemId: `junk-${i}`, response: 'x' })) }), 400, /not in the quiz/);
     await refuses(svc.act(t, { kind: 'probe', phase: 'pre', answers: [...answers, answers[0]!] }), 400, /twice/);
+    c.advance(7 * 60_000);
     s = await svc.act(t, { kind: 'probe', phase: 'pre', answers });
     expect(s.probe).toBeNull();
+    // The session's clock starts once the first quiz is handed in.
+    expect(s.session.minutesLeft).toBe(SPEC.sessionMinutes);
     // A second hand-in (a retry after a lost reply) is refused and records nothing.
     await refuses(svc.act(t, { kind: 'probe', phase: 'pre', answers }), 409, /already/);
     const events = parseJsonl(await svc.trace(study.id, code!), 'quiz.jsonl').events;
