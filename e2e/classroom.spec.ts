@@ -137,7 +137,7 @@ async function finish(page: Page): Promise<void> {
 }
 
 test('a field study: three students (laptop, tablet, phone), a dropped connection, live view, end, export, CLI report and CSV count 3 participants', async ({ browser }) => {
-  test.setTimeout(300_000);
+  test.setTimeout(480_000);
   const t = await teacher(browser);
   const codes = await createStudy(t.page, 'Integers, week 1', { codes: 3 });
   const a = await student(browser, codes[0]!);
