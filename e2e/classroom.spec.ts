@@ -143,6 +143,9 @@ test('a field study: three students (laptop, tablet, phone), a dropped connectio
   const a = await student(browser, codes[0]!);
   const b = await student(browser, codes[1]!, { width: 820, height: 1180 });
   const p = await student(browser, codes[2]!, { width: 390, height: 844 });
+  // On the phone the question opens below the list: tapping it brings it into view.
+  await p.page.getByTestId('open-item').first().click();
+  await expect(p.page.getByTestId('current-item')).toBeInViewport();
   await work(p.page, 'on my phone: where do I start?');
   await p.page.screenshot({ path: test.info().outputPath('student-phone.png'), fullPage: true });
   await work(a.page, '<img src=x onerror="window.__xss=1">how do I start?');
@@ -155,6 +158,10 @@ test('a field study: three students (laptop, tablet, phone), a dropped connectio
   await b.page.getByTestId('chat-input').fill('are you there?');
   await b.page.getByTestId('chat-send').click();
   await expect(b.page.getByTestId('student-offline')).toContainText('could not reach the classroom server');
+  await expect(b.page.getByTestId('student-offline')).toContainText('was not saved');
+  // The notice stays in view while the student scrolls to answer.
+  await b.page.mouse.wheel(0, 3000);
+  await expect(b.page.getByTestId('student-offline')).toBeInViewport();
   await b.ctx.setOffline(false);
   // The laptop is closed and opened again: the same session, where it was.
   await b.page.close();

@@ -340,7 +340,7 @@ export class StudentSession {
           this.signOut();
         }
         this.error = e.message;
-      } else this.offline = `${say(e)}. Your work so far is saved; trying again every ${POLL_MS / 1000} s.`;
+      } else this.offline = `${say(e)}. What the server confirmed before is saved; nothing you send now reaches it until the connection is back (trying again every ${POLL_MS / 1000} s).`;
     }
   }
 
@@ -359,7 +359,7 @@ export class StudentSession {
       return !s.refused;
     } catch (e) {
       if (e instanceof ClassroomError) this.error = e.message;
-      else this.offline = `${say(e)}. That last step may not have been saved: check below, and try it again if it is missing.`;
+      else this.offline = `${say(e)}. That last step was not saved: what you typed stays in its box; send it again once the connection is back.`;
       return false;
     } finally {
       this.busy = false;
