@@ -46,6 +46,20 @@ export interface ClassroomAppOptions {
   limits?: { joinsPerMinute?: number; badSecretsPerMinute?: number };
   /** The addresses students open (this machine's network addresses), for the teacher's page and code slips. */
   studentUrls?: readonly string[];
+  /** Host names the server answers to besides IP addresses and localhost (e.g. this machine's name); others are refused (DNS rebinding). */
+  hostNames?: readonly string[];
+}
+
+/**
+ * Whether a request's Host names this server: an IP address, localhost, or one of `names` (with
+ * any port). A page on another site cannot then reach the API by pointing its own name at this
+ * machine's address (DNS rebinding).
+ */
+export function hostAllowed(host: string | undefined, names: readonly string[] = []): boolean {
+  if (!host) return false;
+  const h = host.toLowerCase().replace(/:\d+$/, '');
+  if (/^\[[0-9a-f:.]+\]$/.test(h) || /^\d{1,3}(\.\d{1,3}){3}$/.test(h)) return true;
+  return h === 'localhost' || names.some((n) => n.toLowerCase() === h);
 }
 
 /** A request body at most this large (a probe set's answers are the largest). */
@@ -61,6 +75,10 @@ export function classroomApp(o: ClassroomAppOptions): Hono {
   const badSecrets = new RateLimiterMemory({ points: o.limits?.badSecretsPerMinute ?? 10, duration: 60 });
   const address = (c: Context) => getConnInfo(c).remote.address ?? 'unknown';
 
+  app.use('*', async (c, next) => {
+    if (!hostAllowed(c.req.header('host'), o.hostNames)) return c.json({ error: `this server does not answer to the name "${c.req.header('host') ?? ''}": open it by its address` }, 421);
+    await next();
+  });
   // No HSTS: the server speaks plain HTTP on a school network; HSTS there would only mislead.
   app.use('*', secureHeaders({ referrerPolicy: 'no-referrer', strictTransportSecurity: false }));
   // A request body must be JSON, said so: a cross-site form (text/plain, no preflight) cannot sign in or act.

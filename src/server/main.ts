@@ -13,7 +13,7 @@
 import { Command } from 'commander';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { networkInterfaces } from 'node:os';
+import { hostname, networkInterfaces } from 'node:os';
 import { join, resolve } from 'node:path';
 import { serve } from '@hono/node-server';
 import { ClassroomService } from '../adapters/classroom/service';
@@ -78,7 +78,7 @@ async function startLocked(o: StartOptions, data: string, unlock: () => void): P
   });
   // The addresses students open (filled in once the port is known): the teacher's page shows them and prints them on the code slips.
   const studentUrls: string[] = [];
-  const app = classroomApp({ service, teacherSecret: secret, staticDir: o.staticDir, providers, studentUrls });
+  const app = classroomApp({ service, teacherSecret: secret, staticDir: o.staticDir, providers, studentUrls, hostNames: [hostname(), `${hostname()}.local`] });
   const server = await new Promise<ReturnType<typeof serve>>((res, rej) => {
     const s = serve({ fetch: app.fetch, port: o.port, hostname: o.host }, () => res(s));
     s.once('error', rej);

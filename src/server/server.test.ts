@@ -136,6 +136,21 @@ describe('classroom server', () => {
     const info = await call('GET', '/api/teacher/info', { secret: T });
     expect(info.headers.get('strict-transport-security')).toBeNull();
     expect(info.json!.studentUrls).toEqual([`${server.url}/`]);
+    // DNS rebinding: a request naming another host is refused; IP addresses, localhost and this machine's name are answered.
+    const port = new URL(server.url).port;
+    const hostStatus = (host: string) =>
+      new Promise<number>((res, rej) => {
+        const req = request({ host: '127.0.0.1', port, path: '/api/info', headers: { host }, agent: false }, (r) => {
+          r.resume();
+          res(r.statusCode ?? 0);
+        });
+        req.on('error', rej);
+        req.end();
+      });
+    expect(await hostStatus('evil.example:8787')).toBe(421);
+    expect(await hostStatus(`localhost:${port}`)).toBe(200);
+    expect(await hostStatus(`${(await import('node:os')).hostname()}:${port}`)).toBe(200);
+    expect(await hostStatus(`192.168.1.20:${port}`)).toBe(200);
   });
 
   it('limits wrong codes per address, not sign-ins: a class behind one school address all get in', async () => {
