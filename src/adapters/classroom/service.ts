@@ -134,6 +134,8 @@ interface Live {
   ac: AbortController;
   /** A write of an event failed: the run was stopped, and its stored events stay resumable. */
   writeFailed: boolean;
+  /** Quizzes handed in and not yet applied: a second hand-in at the same time (a double tap, a retry) is refused. */
+  quizzing: Set<'pre' | 'post'>;
 }
 
 const studentItem = (it: Item): StudentItem => ({ id: it.id, skill: skillInfo(it.skillId)?.name ?? `skill ${it.skillId}`, level: it.level, stem: it.stem, ...(it.figure ? { figure: it.figure } : {}), ...(it.choices ? { choices: it.choices } : {}), answerKind: it.answerKind, ...(it.format ? { format: it.format } : {}) });
@@ -407,10 +409,21 @@ export class ClassroomService {
       live = await this.#open(p, study);
     }
     if (a.kind !== 'login') await this.#timeUp(live, study);
-    let day = dayOf(live.run.session.now as SimMinutes);
+    const day = dayOf(live.run.session.now as SimMinutes);
     const finalQuiz = this.#awaitingFinalQuiz(live, study);
     if (finalQuiz && a.kind !== 'probe' && a.kind !== 'logout' && a.kind !== 'login') throw new ClassroomError(409, 'the time is up: hand in the final quiz to finish');
-    if (a.kind === 'probe') this.#checkQuiz(live, study, a);
+    if (a.kind === 'probe') {
+      this.#checkQuiz(live, study, a);
+      live.quizzing.add(a.phase);
+    }
+    try {
+      return await this.#apply(live, p, study, a, day, finalQuiz);
+    } finally {
+      if (a.kind === 'probe') live.quizzing.delete(a.phase);
+    }
+  }
+
+  async #apply(live: Live, p: ParticipantRow, study: StudyRow, a: StudentActionInput, day: number, finalQuiz: boolean): Promise<StudentState & { refused?: string }> {
     if (a.kind === 'login') {
       if (live.learner.online) return this.#state(p, study);
       // After the last session the run only finishes its day: there is no session to start.
@@ -479,6 +492,7 @@ export class ClassroomService {
     if (!study.spec.probes) throw new ClassroomError(409, 'this study has no quiz');
     const day = dayOf(live.run.session.now as SimMinutes);
     const taken = (d: number) => live.run.session.events.some((e) => e.type === 'probe' && e.day === d);
+    if (live.quizzing.has(a.phase)) throw new ClassroomError(409, `the ${a.phase === 'pre' ? 'first' : 'final'} quiz is already being handed in`);
     if (a.phase === 'pre') {
       if (taken(0)) throw new ClassroomError(409, 'the first quiz is already handed in');
       if (day !== 0) throw new ClassroomError(409, 'the first quiz is not now: it is at the start of the first session');
@@ -547,7 +561,7 @@ export class ClassroomService {
     const queue = new ActionQueue(resume ? actionsFromTrace(resumePoint(resume)) : []);
     const ac = new AbortController();
     let learner!: RealLearner;
-    const live: Live = { code: p.code, study, run: undefined as unknown as OpenRun, queue, learner: undefined as unknown as RealLearner, row, done: Promise.resolve(null), writes: Promise.resolve(), timer: null, ac, writeFailed: false };
+    const live: Live = { code: p.code, study, run: undefined as unknown as OpenRun, queue, learner: undefined as unknown as RealLearner, row, done: Promise.resolve(null), writes: Promise.resolve(), timer: null, ac, writeFailed: false, quizzing: new Set() };
     const env: RunEnv = {
       ...this.env.run,
       // Real students: no knowledge tracer runs (see core/learner/real.ts).

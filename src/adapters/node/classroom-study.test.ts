@@ -145,7 +145,11 @@ describe('classroom study numbers (issue 34)', () => {
     await refuses(svc.act(t, { kind: 'probe', phase: 'pre', answers: Array.from({ length: 300 }, (_, i) => ({ itemId: `junk-${i}`, response: 'x' })) }), 400, /not in the quiz/);
     await refuses(svc.act(t, { kind: 'probe', phase: 'pre', answers: [...answers, answers[0]!] }), 400, /twice/);
     c.advance(7 * 60_000);
-    s = await svc.act(t, { kind: 'probe', phase: 'pre', answers });
+    // Two hand-ins at once (a double tap, a retry racing the first): one is taken, the other refused.
+    const both = await Promise.allSettled([svc.act(t, { kind: 'probe', phase: 'pre', answers }), svc.act(t, { kind: 'probe', phase: 'pre', answers })]);
+    expect(both.map((x) => x.status).sort()).toEqual(['fulfilled', 'rejected']);
+    expect(String((both.find((x) => x.status === 'rejected') as PromiseRejectedResult).reason)).toMatch(/already/);
+    s = (both.find((x) => x.status === 'fulfilled') as PromiseFulfilledResult<typeof s>).value;
     expect(s.probe).toBeNull();
     // The session's clock starts once the first quiz is handed in.
     expect(s.session.minutesLeft).toBe(SPEC.sessionMinutes);
