@@ -18,6 +18,7 @@
  *   POST /api/teacher/studies/:id/codes  { n }         → { codes }
  *   GET  /api/teacher/studies/:id/live                 → { participants }
  *   POST /api/teacher/studies/:id/end
+ *   POST /api/teacher/studies/:id/participants/:code/extend  { minutes }   more time for the session in progress
  *   POST /api/teacher/studies/:id/participants/:code/withdraw   deletes that participant's data
  *   POST /api/student/withdraw                         the student withdraws: their data are deleted
  *   GET  /api/teacher/studies/:id/export               → a zip (traces/*.jsonl + study.json)
@@ -170,6 +171,10 @@ export function classroomApp(o: ClassroomAppOptions): Hono {
   app.get('/api/teacher/studies/:id/live', async (c) => c.json({ participants: await svc.live(c.req.param('id')) }));
   app.post('/api/teacher/studies/:id/end', async (c) => {
     await svc.endStudy(c.req.param('id'));
+    return c.json({ ok: true });
+  });
+  app.post('/api/teacher/studies/:id/participants/:code/extend', async (c) => {
+    await svc.extend(c.req.param('id'), c.req.param('code'), Number((await body(c)).minutes));
     return c.json({ ok: true });
   });
   app.post('/api/teacher/studies/:id/participants/:code/withdraw', async (c) => {

@@ -237,7 +237,7 @@ export class ClassroomService {
       // A session whose time ran out while no run was in memory (the server restarted, and the
       // student never came back) ends now, at its time, instead of showing "active" for ever.
       const began = row?.starts.at(-1);
-      if (row?.status === 'active' && study.status === 'open' && !this.#live.has(p.code) && began !== undefined && now - began >= study.spec.sessionMinutes * 60_000) {
+      if (row?.status === 'active' && study.status === 'open' && !this.#live.has(p.code) && began !== undefined && now - began >= (study.spec.sessionMinutes + (row.extraMinutes?.[row.starts.length - 1] ?? 0)) * 60_000) {
         const l = await this.#open(p, study);
         await this.#timeUp(l, study);
         row = (await this.store.getSession(p.code)) ?? row;
@@ -464,11 +464,17 @@ export class ClassroomService {
   async #timeUp(live: Live, study: StudyRow): Promise<void> {
     const day = dayOf(live.run.session.now as SimMinutes);
     const start = live.row.starts[day];
-    if (!live.learner.online || start === undefined || this.env.now() - start < study.spec.sessionMinutes * 60_000) return;
+    if (!live.learner.online || start === undefined) return;
+    const length = this.#sessionMs(live, study, day);
+    if (this.env.now() - start < length) {
+      // Early (the session was extended, or its clock restarted after the quiz): wait for the rest.
+      if (!live.timer) this.#armTimer(live, study, start + length - this.env.now());
+      return;
+    }
     // The last session's time is up before the final quiz: it waits for the quiz (the learning
     // gain needs it) for LIMITS.finalQuizMinutes more, and only then ends without it.
-    if (this.#finalQuizDue(live, study) && this.env.now() - start < (study.spec.sessionMinutes + LIMITS.finalQuizMinutes) * 60_000) {
-      this.#armTimer(live, study, start + (study.spec.sessionMinutes + LIMITS.finalQuizMinutes) * 60_000 - this.env.now());
+    if (this.#finalQuizDue(live, study) && this.env.now() - start < length + LIMITS.finalQuizMinutes * 60_000) {
+      this.#armTimer(live, study, start + length + LIMITS.finalQuizMinutes * 60_000 - this.env.now());
       return;
     }
     await live.queue.push({ kind: 'logout', t: this.#minute(live, day), why: 'time_up' });
@@ -484,7 +490,30 @@ export class ClassroomService {
   /** The last session's time is up and only the final quiz is left to do. */
   #awaitingFinalQuiz(live: Live, study: StudyRow): boolean {
     const start = live.row.starts[dayOf(live.run.session.now as SimMinutes)];
-    return start !== undefined && this.#finalQuizDue(live, study) && this.env.now() - start >= study.spec.sessionMinutes * 60_000;
+    return start !== undefined && this.#finalQuizDue(live, study) && this.env.now() - start >= this.#sessionMs(live, study, dayOf(live.run.session.now as SimMinutes));
+  }
+
+  /** A session's length (ms): the study's, plus what the teacher added to it. */
+  #sessionMs(live: Live, study: StudyRow, day: number): number {
+    return (study.spec.sessionMinutes + (live.row.extraMinutes?.[day] ?? 0)) * 60_000;
+  }
+
+  /** The teacher gives a participant's session in progress more time. */
+  async extend(studyId: string, code: string, minutes: number): Promise<void> {
+    if (!Number.isInteger(minutes) || minutes < 1 || minutes > 120) throw new ClassroomError(400, 'minutes: a whole number from 1 to 120');
+    const p = await this.store.getParticipant(code);
+    if (!p || p.studyId !== studyId) throw new ClassroomError(404, `no participant ${code} in study ${studyId}`);
+    const study = await this.study(studyId);
+    const live = study.status === 'open' && !p.withdrawnAt ? await this.#maybeLive(p, study) : null;
+    if (!live || !live.learner.online) throw new ClassroomError(409, `${code} is not in a session now`);
+    const day = dayOf(live.run.session.now as SimMinutes);
+    const extra = [...(live.row.extraMinutes ?? [])];
+    while (extra.length <= day) extra.push(0);
+    extra[day] = extra[day]! + minutes;
+    live.row = { ...live.row, extraMinutes: extra };
+    await this.store.putSession(live.row);
+    const start = live.row.starts[day];
+    if (start !== undefined) this.#armTimer(live, study, start + this.#sessionMs(live, study, day) - this.env.now());
   }
 
   /** A quiz is taken once, at its time (the pre-quiz at the first session's start, the final one in the last session), over its own items, each once. */
@@ -512,7 +541,10 @@ export class ClassroomService {
   #armTimer(live: Live, study: StudyRow, inMs = study.spec.sessionMinutes * 60_000): void {
     if (live.timer) clearTimeout(live.timer);
     // A failure here is logged; the student's next request checks the time again (state → #timeUp).
-    const t = setTimeout(() => void this.#timeUp(live, study).catch((e: unknown) => console.error(`classroom: ending the session of ${live.code} at its time failed:`, e)), Math.max(0, inMs) + 1000);
+    const t = setTimeout(() => {
+      live.timer = null;
+      void this.#timeUp(live, study).catch((e: unknown) => console.error(`classroom: ending the session of ${live.code} at its time failed:`, e));
+    }, Math.max(0, inMs) + 1000);
     (t as { unref?: () => void }).unref?.();
     live.timer = t;
   }
@@ -674,7 +706,7 @@ export class ClassroomService {
     const last = day >= spec.sessions - 1;
     return {
       ...base,
-      session: { ...base.session, number: over && !last ? day + 2 : day + 1, allDone: base.session.allDone || (over && last), online, minutesLeft: online && start !== undefined ? Math.max(0, spec.sessionMinutes - Math.floor((this.env.now() - start) / 60_000)) : null },
+      session: { ...base.session, number: over && !last ? day + 2 : day + 1, allDone: base.session.allDone || (over && last), online, minutesLeft: online && start !== undefined ? Math.max(0, this.#sessionMs(live, study, day) / 60_000 - Math.floor((this.env.now() - start) / 60_000)): null },
       assignments: lms.openAssignments().map((a) => ({
         id: a.id,
         note: a.note,

@@ -43,6 +43,8 @@ export interface SessionRow {
   events: number;
   status: 'active' | 'done' | 'stopped';
   endReason: string | null;
+  /** Minutes the teacher added to a session, by day index (absent: none). */
+  extraMinutes?: number[];
 }
 
 export interface ClassroomStore {

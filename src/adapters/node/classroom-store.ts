@@ -17,6 +17,7 @@ create table if not exists meta (key text primary key, value text not null);
 alter table participants add column if not exists condition text;
 alter table participants add column if not exists consent_version text;
 alter table participants add column if not exists withdrawn_at bigint;
+alter table sessions add column if not exists extra_minutes text;
 insert into meta (key, value) values ('schema', '1') on conflict (key) do nothing;
 `;
 
@@ -102,13 +103,13 @@ export class PgliteClassroomStore implements ClassroomStore {
     const r = await this.#db.query<Row>('select * from sessions where code = $1', [code]);
     const x = r.rows[0];
     if (!x) return null;
-    return { code: String(x.code), record: JSON.parse(String(x.record)), starts: JSON.parse(String(x.starts)), events: Number(x.events), status: x.status as SessionRow['status'], endReason: (x.end_reason as string | null) ?? null };
+    return { code: String(x.code), record: JSON.parse(String(x.record)), starts: JSON.parse(String(x.starts)), events: Number(x.events), status: x.status as SessionRow['status'], endReason: (x.end_reason as string | null) ?? null, ...(x.extra_minutes ? { extraMinutes: JSON.parse(String(x.extra_minutes)) as number[] } : {}) };
   }
 
   async putSession(s: SessionRow): Promise<void> {
     await this.#db.query(
-      'insert into sessions (code, record, starts, events, status, end_reason) values ($1, $2, $3, $4, $5, $6) on conflict (code) do update set record = excluded.record, starts = excluded.starts, events = excluded.events, status = excluded.status, end_reason = excluded.end_reason',
-      [s.code, JSON.stringify(s.record), JSON.stringify(s.starts), s.events, s.status, s.endReason],
+      'insert into sessions (code, record, starts, events, status, end_reason, extra_minutes) values ($1, $2, $3, $4, $5, $6, $7) on conflict (code) do update set record = excluded.record, starts = excluded.starts, events = excluded.events, status = excluded.status, end_reason = excluded.end_reason, extra_minutes = excluded.extra_minutes',
+      [s.code, JSON.stringify(s.record), JSON.stringify(s.starts), s.events, s.status, s.endReason, s.extraMinutes ? JSON.stringify(s.extraMinutes) : null],
     );
   }
 

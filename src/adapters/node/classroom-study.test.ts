@@ -323,6 +323,24 @@ describe('classroom study numbers (issue 34)', () => {
     expect(rows.find((r) => r.participant === stay)!.consent_version).toBe(kept.consentVersion);
   }, 30_000);
 
+    it('the teacher extends a session in progress: its time and the time-up move with it', async () => {
+    const c = clock();
+    const svc = new ClassroomService(store, env(c));
+    const study = await svc.createStudy({ ...SPEC, probes: false, sessions: 1 });
+    const [code, other] = await svc.addCodes(study.id, 2);
+    const t = await student(svc, code!, 'device-ext-0001');
+    await svc.act(t, { kind: 'login' });
+    await refuses(svc.extend(study.id, other!, 10), 409, /not in a session/);
+    await refuses(svc.extend(study.id, code!, 0), 400, /minutes/);
+    c.advance(15 * 60_000);
+    await svc.extend(study.id, code!, 10);
+    expect((await svc.state(t)).session.minutesLeft).toBe(SPEC.sessionMinutes + 10 - 15);
+    c.advance(10 * 60_000);
+    expect((await svc.state(t)).session.online).toBe(true);
+    c.advance(6 * 60_000);
+    expect((await svc.state(t)).session.online).toBe(false);
+  }, 30_000);
+
     it('the export records when each session started (wall clock)', async () => {
     const c = clock();
     const svc = new ClassroomService(store, env(c));

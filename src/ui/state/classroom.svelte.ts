@@ -183,6 +183,19 @@ export class TeacherState {
     }
   }
 
+  /** More time for a participant's session in progress. */
+  async extend(code: string, minutes: number): Promise<void> {
+    if (!this.api || !this.shownId) return;
+    this.error = null;
+    try {
+      await this.api.extend(this.shownId, code, minutes);
+      await this.#poll();
+      this.notice = `${code}: ${minutes} more minutes for this session.`;
+    } catch (e) {
+      this.error = say(e);
+    }
+  }
+
   /** A participant withdraws (at their request): their data are deleted, the export's log says so. */
   async withdraw(code: string): Promise<void> {
     if (!this.api || !this.shownId) return;
