@@ -18,6 +18,7 @@
  *   POST /api/teacher/studies/:id/codes  { n }         → { codes }
  *   GET  /api/teacher/studies/:id/live                 → { participants }
  *   POST /api/teacher/studies/:id/end
+ *   POST /api/teacher/studies/:id/participants/:code/release   signs the code's device out (use it on another)
  *   POST /api/teacher/studies/:id/participants/:code/extend  { minutes }   more time for the session in progress
  *   POST /api/teacher/studies/:id/participants/:code/withdraw   deletes that participant's data
  *   POST /api/student/withdraw                         the student withdraws: their data are deleted
@@ -171,6 +172,10 @@ export function classroomApp(o: ClassroomAppOptions): Hono {
   app.get('/api/teacher/studies/:id/live', async (c) => c.json({ participants: await svc.live(c.req.param('id')) }));
   app.post('/api/teacher/studies/:id/end', async (c) => {
     await svc.endStudy(c.req.param('id'));
+    return c.json({ ok: true });
+  });
+  app.post('/api/teacher/studies/:id/participants/:code/release', async (c) => {
+    await svc.releaseCode(c.req.param('id'), c.req.param('code'));
     return c.json({ ok: true });
   });
   app.post('/api/teacher/studies/:id/participants/:code/extend', async (c) => {

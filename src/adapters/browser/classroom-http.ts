@@ -104,6 +104,9 @@ export class HttpClassroom implements ClassroomApi {
   async withdraw(id: string, code: string) {
     await this.#call('POST', `/api/teacher/studies/${encodeURIComponent(id)}/participants/${encodeURIComponent(code)}/withdraw`, { teacher: true, body: {} });
   }
+  async releaseCode(id: string, code: string) {
+    await this.#call('POST', `/api/teacher/studies/${encodeURIComponent(id)}/participants/${encodeURIComponent(code)}/release`, { teacher: true, body: {} });
+  }
   async extend(id: string, code: string, minutes: number) {
     await this.#call('POST', `/api/teacher/studies/${encodeURIComponent(id)}/participants/${encodeURIComponent(code)}/extend`, { teacher: true, body: { minutes } });
   }

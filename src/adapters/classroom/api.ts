@@ -32,6 +32,8 @@ export interface ClassroomApi {
   endStudy(id: string): Promise<void>;
   /** A participant withdraws (at their request): their data are deleted; the export's log says so. */
   withdraw(id: string, code: string): Promise<void>;
+  /** Signs the device holding a code out, so the student can use it on another device at once. */
+  releaseCode(id: string, code: string): Promise<void>;
   /** More minutes for a participant's session in progress. */
   extend(id: string, code: string, minutes: number): Promise<void>;
   /** The study's export (a zip: study.json + traces/*.jsonl) and its file name. */
@@ -87,6 +89,9 @@ export class LocalClassroom implements ClassroomApi {
   }
   extend(id: string, code: string, minutes: number) {
     return this.service.extend(id, code, minutes);
+  }
+  releaseCode(id: string, code: string) {
+    return this.service.releaseCode(id, code);
   }
   withdrawSelf(token: string) {
     return this.service.withdrawSelf(token);

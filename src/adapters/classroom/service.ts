@@ -498,6 +498,16 @@ export class ClassroomService {
     return (study.spec.sessionMinutes + (live.row.extraMinutes?.[day] ?? 0)) * 60_000;
   }
 
+  /**
+   * Frees a code from the device it is signed in on (a broken or lost laptop): that device is
+   * signed out, and the student can enter the code on another at once. Nothing they did is lost.
+   */
+  async releaseCode(studyId: string, code: string): Promise<void> {
+    const p = await this.store.getParticipant(code);
+    if (!p || p.studyId !== studyId) throw new ClassroomError(404, `no participant ${code} in study ${studyId}`);
+    await this.store.putParticipant({ ...p, device: null, token: null, lastSeen: null });
+  }
+
   /** The teacher gives a participant's session in progress more time. */
   async extend(studyId: string, code: string, minutes: number): Promise<void> {
     if (!Number.isInteger(minutes) || minutes < 1 || minutes > 120) throw new ClassroomError(400, 'minutes: a whole number from 1 to 120');

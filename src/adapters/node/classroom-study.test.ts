@@ -341,6 +341,22 @@ describe('classroom study numbers (issue 34)', () => {
     expect((await svc.state(t)).session.online).toBe(false);
   }, 30_000);
 
+    it('the teacher frees a code from a lost device: another device signs in at once, nothing lost', async () => {
+    const c = clock();
+    const svc = new ClassroomService(store, env(c));
+    const study = await svc.createStudy({ ...SPEC, probes: false, sessions: 1 });
+    const [code] = await svc.addCodes(study.id, 1);
+    const t = await student(svc, code!, 'device-lost-001');
+    await svc.act(t, { kind: 'login' });
+    await svc.act(t, { kind: 'say', text: 'before the laptop broke' });
+    await refuses(svc.join(code!, 'device-new-0001'), 409, /another device/);
+    await svc.releaseCode(study.id, code!);
+    await refuses(svc.state(t), 401, /signed out/);
+    const { token, state } = await svc.join(code!, 'device-new-0001');
+    expect(state.messages.map((m) => m.text)).toContain('before the laptop broke');
+    expect((await svc.state(token)).session.online).toBe(true);
+  }, 30_000);
+
     it('the export records when each session started (wall clock)', async () => {
     const c = clock();
     const svc = new ClassroomService(store, env(c));

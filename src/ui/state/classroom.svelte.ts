@@ -183,6 +183,19 @@ export class TeacherState {
     }
   }
 
+  /** Signs out the device holding a code (a lost or broken one): the student enters it on another device. */
+  async releaseCode(code: string): Promise<void> {
+    if (!this.api || !this.shownId) return;
+    this.error = null;
+    try {
+      await this.api.releaseCode(this.shownId, code);
+      await this.#poll();
+      this.notice = `${code} is free: the student can enter it on another device now (nothing they did is lost).`;
+    } catch (e) {
+      this.error = say(e);
+    }
+  }
+
   /** More time for a participant's session in progress. */
   async extend(code: string, minutes: number): Promise<void> {
     if (!this.api || !this.shownId) return;
