@@ -186,6 +186,10 @@ test('a field study: three students (laptop, tablet, phone), a dropped connectio
   // The teacher sees both online, with their progress.
   await expect(t.page.getByTestId('live-table')).toContainText('● online');
   await expect(t.page.getByTestId('live-row').filter({ hasText: '● online' })).toHaveCount(3);
+  // The teacher reads A's conversation as it happens; what A typed stays text.
+  await t.page.getByTestId('live-row').filter({ hasText: codes[0]! }).getByTestId('participant-watch').click();
+  await expect(t.page.getByTestId('conversation')).toContainText('how do I start?');
+  await expect(t.page.getByTestId('conversation').locator('img')).toHaveCount(0);
   await t.page.screenshot({ path: test.info().outputPath('teacher-live.png'), fullPage: true });
   await a.page.screenshot({ path: test.info().outputPath('student.png'), fullPage: true });
 

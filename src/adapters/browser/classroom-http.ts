@@ -104,6 +104,9 @@ export class HttpClassroom implements ClassroomApi {
   async withdraw(id: string, code: string) {
     await this.#call('POST', `/api/teacher/studies/${encodeURIComponent(id)}/participants/${encodeURIComponent(code)}/withdraw`, { teacher: true, body: {} });
   }
+  async trace(id: string, code: string) {
+    return (await this.#call('GET', `/api/teacher/studies/${encodeURIComponent(id)}/traces/${encodeURIComponent(code)}`, { teacher: true })).text();
+  }
   async releaseCode(id: string, code: string) {
     await this.#call('POST', `/api/teacher/studies/${encodeURIComponent(id)}/participants/${encodeURIComponent(code)}/release`, { teacher: true, body: {} });
   }

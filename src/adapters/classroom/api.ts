@@ -32,6 +32,8 @@ export interface ClassroomApi {
   endStudy(id: string): Promise<void>;
   /** A participant withdraws (at their request): their data are deleted; the export's log says so. */
   withdraw(id: string, code: string): Promise<void>;
+  /** One participant's stored trace (JSONL), as it is now: the teacher reads their conversation live. */
+  trace(id: string, code: string): Promise<string>;
   /** Signs the device holding a code out, so the student can use it on another device at once. */
   releaseCode(id: string, code: string): Promise<void>;
   /** More minutes for a participant's session in progress. */
@@ -92,6 +94,9 @@ export class LocalClassroom implements ClassroomApi {
   }
   releaseCode(id: string, code: string) {
     return this.service.releaseCode(id, code);
+  }
+  trace(id: string, code: string) {
+    return this.service.trace(id, code);
   }
   withdrawSelf(token: string) {
     return this.service.withdrawSelf(token);

@@ -153,6 +153,7 @@ export class TeacherState {
       if (this.shownId !== id) return;
       this.live = live;
       this.spend = s.spend;
+      if (this.watching) await this.#loadConversation(this.watching);
       if (s.study.status !== this.shown?.status) this.studies = this.studies.map((x) => (x.id === id ? s.study : x));
     } catch (e) {
       this.error = say(e);
@@ -180,6 +181,28 @@ export class TeacherState {
       this.notice = 'The study has ended: no new sessions; open sessions were stopped. Export it to score it.';
     } catch (e) {
       this.error = say(e);
+    }
+  }
+
+  /** The participant whose conversation the teacher reads (it follows the live view's polling). */
+  watching = $state<string | null>(null);
+  conversation = $state.raw<{ from: 'tutor' | 'learner'; text: string; t: number }[]>([]);
+
+  async watch(code: string | null): Promise<void> {
+    this.watching = code;
+    this.conversation = [];
+    if (code) await this.#loadConversation(code);
+  }
+
+  async #loadConversation(code: string): Promise<void> {
+    if (!this.api || !this.shownId) return;
+    try {
+      const events = parseJsonl(await this.api.trace(this.shownId, code), `${code}.jsonl`).events;
+      if (this.watching !== code) return;
+      this.conversation = events.filter((e): e is Extract<TraceEvent, { type: 'message' }> => e.type === 'message').map((m) => ({ from: m.from, text: m.text, t: m.t }));
+    } catch (e) {
+      // Not started yet: nothing to read.
+      if (!(e instanceof ClassroomError && e.status === 404)) this.error = say(e);
     }
   }
 
