@@ -10,7 +10,8 @@ import { studyTables } from './tables';
 import { hashString } from '../../core/index';
 
 export const STUDY_EXPORT_FORMAT = 'educlaw-study';
-export const STUDY_EXPORT_VERSION = 1;
+/** 2: participants carry condition, sessionStarts and consentVersion; a log of withdrawals; sessions.csv, answers.csv and codebook.md beside the traces. */
+export const STUDY_EXPORT_VERSION = 2;
 
 export interface StudyExport {
   study: StudyRow;
@@ -23,7 +24,9 @@ export interface StudyExport {
     sessionStarts: string[];
     /** The version of the consent text they agreed to (null: not consented). */
     consentVersion: string | null;
-    status: SessionRow['status'] | 'not started' | 'withdrawn'; endReason: string | null }[];
+    status: SessionRow['status'] | 'not started' | 'withdrawn';
+    endReason: string | null;
+  }[];
   /** What happened to the study's data that the tables cannot show: withdrawals (their data deleted). */
   log: { at: string; text: string }[];
   traces: { code: string; runId: string; jsonl: string }[];
