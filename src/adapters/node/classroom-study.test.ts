@@ -282,7 +282,7 @@ describe('classroom study numbers (issue 34)', () => {
     expect(new Set(r.digests.map((d) => d.tutor))).toEqual(new Set(['planner (field)', 'withholder (field)']));
     const rows = parse(strFromU8(unzipSync(new Uint8Array(readFileSync(zip)))['sessions.csv']!), { columns: true }) as Record<string, string>[];
     expect(rows).toHaveLength(6);
-    for (const row of rows) expect(row.condition).toBe(byCode.get(row.participant));
+    for (const row of rows) expect(row.condition).toBe(byCode.get(row.participant!));
     expect(rows.filter((row) => row.status === 'not started').every((row) => row.tutor === (row.condition === 'plan' ? 'planner' : 'withholder'))).toBe(true);
   }, 60_000);
 

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { formatAxisTable, scoreTrace, type ScoreReport } from '../../core/index';
+import { formatAxisTable, scoreTrace, type ScoreReport, type TraceEvent } from '../../core/index';
 import { readTraceFile } from '../../adapters/node/files';
 import { isZip, zippedTraces } from './zip-traces';
 
@@ -11,7 +11,9 @@ export function registerScore(program: Command): void {
     .option('--json', 'print one JSON object per trace (a JSON array when several)')
     .action((files: string[], o: { json?: boolean }) => {
       // A zip (a study export, a page benchmark) stands for the traces in it.
-      const sources = files.flatMap((f) => (isZip(f) ? zippedTraces(f).map((z) => ({ file: z.file, read: () => ({ ...z.read(), complete: null as boolean | null }) })) : [{ file: f, read: () => readTraceFile(f) }]));
+      const sources: { file: string; read: () => { events: TraceEvent[]; complete: boolean | null } }[] = files.flatMap((f) =>
+        isZip(f) ? zippedTraces(f).map((z) => ({ file: z.file, read: () => ({ events: z.read().events, complete: null }) })) : [{ file: f, read: () => readTraceFile(f) }],
+      );
       if (sources.length === 0) throw new Error(`no traces in ${files.join(', ')}`);
       const reports: ScoreReport[] = sources.map(({ file, read }) => {
         const t = read();
