@@ -407,8 +407,11 @@ export class StudentSession {
       if (action.kind === 'login' || action.kind === 'probe') await this.refresh();
       return !s.refused;
     } catch (e) {
-      if (e instanceof ClassroomError) this.error = e.message;
-      else this.offline = `${say(e)}. That last step was not saved: what you typed stays in its box; send it again once the connection is back.`;
+      if (e instanceof ClassroomError) {
+        this.error = e.message;
+        // Refused because the page was behind (a quiz already handed in, the time up): show where things are.
+        if (e.status === 409) await this.refresh();
+      } else this.offline = `${say(e)}. That last step was not saved: what you typed stays in its box; send it again once the connection is back.`;
       return false;
     } finally {
       this.busy = false;
