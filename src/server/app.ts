@@ -17,6 +17,7 @@
  *   GET  /api/teacher/studies/:id                      → { study, spend }
  *   POST /api/teacher/studies/:id/codes  { n }         → { codes }
  *   GET  /api/teacher/studies/:id/live                 → { participants }
+ *   POST /api/teacher/studies/:id/rename  { name }  ·  POST /api/teacher/studies/:id/delete (ended studies only)
  *   POST /api/teacher/studies/:id/end
  *   POST /api/teacher/studies/:id/participants/:code/release   signs the code's device out (use it on another)
  *   POST /api/teacher/studies/:id/participants/:code/extend  { minutes }   more time for the session in progress
@@ -170,6 +171,11 @@ export function classroomApp(o: ClassroomAppOptions): Hono {
   });
   app.post('/api/teacher/studies/:id/codes', async (c) => c.json({ codes: await svc.addCodes(c.req.param('id'), Number((await body(c)).n)) }));
   app.get('/api/teacher/studies/:id/live', async (c) => c.json({ participants: await svc.live(c.req.param('id')) }));
+  app.post('/api/teacher/studies/:id/rename', async (c) => c.json({ study: await svc.renameStudy(c.req.param('id'), text((await body(c)).name, 'name')) }));
+  app.post('/api/teacher/studies/:id/delete', async (c) => {
+    await svc.deleteStudy(c.req.param('id'));
+    return c.json({ ok: true });
+  });
   app.post('/api/teacher/studies/:id/end', async (c) => {
     await svc.endStudy(c.req.param('id'));
     return c.json({ ok: true });

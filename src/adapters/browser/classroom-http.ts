@@ -107,6 +107,12 @@ export class HttpClassroom implements ClassroomApi {
   async trace(id: string, code: string) {
     return (await this.#call('GET', `/api/teacher/studies/${encodeURIComponent(id)}/traces/${encodeURIComponent(code)}`, { teacher: true })).text();
   }
+  async renameStudy(id: string, name: string) {
+    return (await this.#json<{ study: Awaited<ReturnType<ClassroomApi['renameStudy']>> }>('POST', `/api/teacher/studies/${encodeURIComponent(id)}/rename`, { teacher: true, body: { name } })).study;
+  }
+  async deleteStudy(id: string) {
+    await this.#call('POST', `/api/teacher/studies/${encodeURIComponent(id)}/delete`, { teacher: true, body: {} });
+  }
   async releaseCode(id: string, code: string) {
     await this.#call('POST', `/api/teacher/studies/${encodeURIComponent(id)}/participants/${encodeURIComponent(code)}/release`, { teacher: true, body: {} });
   }

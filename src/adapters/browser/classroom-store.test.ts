@@ -37,6 +37,11 @@ describe('classroom on one device (IndexedDB)', () => {
     expect(await store.getSession(code!)).toBeNull();
     expect((await store.getParticipant(code!))).toMatchObject({ token: null, withdrawnAt: expect.any(Number) });
     expect((await api.live(study.id))[0]!.status).toBe('withdrawn');
+    // An ended study is deleted with all of its data.
+    await api.endStudy(study.id);
+    await api.deleteStudy(study.id);
+    expect(await store.getStudy(study.id)).toBeNull();
+    expect(await store.getParticipant(code!)).toBeNull();
     await store.close();
   });
 

@@ -76,6 +76,17 @@ export class IdbClassroomStore implements ClassroomStore {
     if (old) await tx.store.put({ ...old, consentedAt: p.consentedAt, device: p.device, token: p.token, lastSeen: p.lastSeen, consentVersion: p.consentVersion ?? null });
     await tx.done;
   }
+  async deleteStudy(id: string): Promise<void> {
+    const tx = this.#d.transaction(['studies', 'participants', 'sessions', 'events', 'spend'], 'readwrite');
+    const codes = (await tx.objectStore('participants').index('studyId').getAll(id)).map((p) => p.code);
+    await Promise.all([
+      ...codes.flatMap((code) => [tx.objectStore('events').delete(IDBKeyRange.bound([code, 0], [code, Number.MAX_SAFE_INTEGER])), tx.objectStore('sessions').delete(code), tx.objectStore('participants').delete(code)]),
+      tx.objectStore('spend').delete(id),
+      tx.objectStore('studies').delete(id),
+      tx.done,
+    ]);
+  }
+
   async withdraw(code: string, at: number): Promise<void> {
     const tx = this.#d.transaction(['participants', 'sessions', 'events'], 'readwrite');
     const old = await tx.objectStore('participants').get(code);

@@ -30,6 +30,9 @@ export interface ClassroomApi {
   addCodes(id: string, n: number): Promise<string[]>;
   live(id: string): Promise<LiveParticipant[]>;
   endStudy(id: string): Promise<void>;
+  renameStudy(id: string, name: string): Promise<StudyRow>;
+  /** Deletes an ended study and all of its data. */
+  deleteStudy(id: string): Promise<void>;
   /** A participant withdraws (at their request): their data are deleted; the export's log says so. */
   withdraw(id: string, code: string): Promise<void>;
   /** One participant's stored trace (JSONL), as it is now: the teacher reads their conversation live. */
@@ -85,6 +88,12 @@ export class LocalClassroom implements ClassroomApi {
   }
   endStudy(id: string) {
     return this.service.endStudy(id);
+  }
+  renameStudy(id: string, name: string) {
+    return this.service.renameStudy(id, name);
+  }
+  deleteStudy(id: string) {
+    return this.service.deleteStudy(id);
   }
   withdraw(id: string, code: string) {
     return this.service.withdraw(id, code);

@@ -263,6 +263,23 @@ export class ClassroomService {
     return out;
   }
 
+  /** A new name for a study (its export and report then carry it). */
+  async renameStudy(id: string, name: string): Promise<StudyRow> {
+    const s = await this.study(id);
+    const n = typeof name === 'string' ? name.trim() : '';
+    if (n.length < 1 || n.length > 200) throw new ClassroomError(400, 'name: 1 to 200 characters');
+    const next = { ...s, spec: { ...s.spec, name: n } };
+    await this.store.putStudy(next);
+    return next;
+  }
+
+  /** Deletes an ended study and everything of it (export it first: nothing is kept). */
+  async deleteStudy(id: string): Promise<void> {
+    const s = await this.study(id);
+    if (s.status === 'open') throw new ClassroomError(409, 'end the study before deleting it (and export it first: nothing of it is kept)');
+    await this.store.deleteStudy(id);
+  }
+
   /** Ends the study: open runs stop (their traces end "aborted": the study was ended), no new sessions. */
   async endStudy(studyId: string): Promise<void> {
     const s = await this.study(studyId);

@@ -65,6 +65,8 @@ export interface ClassroomStore {
   appendEvents(code: string, events: { seq: number; json: string }[]): Promise<void>;
   /** The stored events' JSON text, in seq order. */
   events(code: string): Promise<string[]>;
+  /** Deletes a study and everything of it (participants, sessions, events, LLM spending), in one transaction. */
+  deleteStudy(id: string): Promise<void>;
   /** A participant withdraws: their session and every stored event are deleted, their sign-in ends, and the time is kept. */
   withdraw(code: string, at: number): Promise<void>;
   /** Deletes stored events from `fromSeq` on (a resumed session replaces what followed its resume point). */

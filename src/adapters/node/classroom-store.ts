@@ -91,6 +91,16 @@ export class PgliteClassroomStore implements ClassroomStore {
     await this.#db.query('update participants set consented_at = $2, device = $3, token = $4, last_seen = $5, consent_version = $6 where code = $1', [p.code, p.consentedAt, p.device, p.token, p.lastSeen, p.consentVersion ?? null]);
   }
 
+  async deleteStudy(id: string): Promise<void> {
+    await this.#db.transaction(async (tx) => {
+      await tx.query('delete from events where code in (select code from participants where study_id = $1)', [id]);
+      await tx.query('delete from sessions where code in (select code from participants where study_id = $1)', [id]);
+      await tx.query('delete from participants where study_id = $1', [id]);
+      await tx.query('delete from spend where study_id = $1', [id]);
+      await tx.query('delete from studies where id = $1', [id]);
+    });
+  }
+
   async withdraw(code: string, at: number): Promise<void> {
     await this.#db.transaction(async (tx) => {
       await tx.query('delete from events where code = $1', [code]);

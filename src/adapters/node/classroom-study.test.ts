@@ -357,6 +357,25 @@ describe('classroom study numbers (issue 34)', () => {
     expect((await svc.state(token)).session.online).toBe(true);
   }, 30_000);
 
+    it('a study is renamed; deleted (once ended) with all of its data', async () => {
+    const c = clock();
+    const svc = new ClassroomService(store, env(c));
+    const study = await svc.createStudy({ ...SPEC, probes: false, sessions: 1 });
+    const [code] = await svc.addCodes(study.id, 1);
+    const t = await student(svc, code!, 'device-del-0001');
+    await svc.act(t, { kind: 'login' });
+    expect((await svc.renameStudy(study.id, '  Week 2  ')).spec.name).toBe('Week 2');
+    await refuses(svc.renameStudy(study.id, ' '), 400, /name/);
+    await refuses(svc.deleteStudy(study.id), 409, /end the study/);
+    await svc.endStudy(study.id);
+    await svc.deleteStudy(study.id);
+    expect(await store.getStudy(study.id)).toBeNull();
+    expect(await store.getParticipant(code!)).toBeNull();
+    expect(await store.getSession(code!)).toBeNull();
+    expect(await store.events(code!)).toEqual([]);
+    await refuses(svc.join(code!, 'device-del-0002'), 404, /no such code/);
+  }, 30_000);
+
     it('the export records when each session started (wall clock)', async () => {
     const c = clock();
     const svc = new ClassroomService(store, env(c));

@@ -132,6 +132,8 @@ export class TeacherState {
     this.spend = null;
     this.newCodes = [];
     this.fieldRuns = [];
+    this.watching = null;
+    this.conversation = [];
     if (this.#timer) clearInterval(this.#timer);
     this.#timer = null;
     if (id) {
@@ -214,6 +216,31 @@ export class TeacherState {
       await this.api.releaseCode(this.shownId, code);
       await this.#poll();
       this.notice = `${code} is free: the student can enter it on another device now (nothing they did is lost).`;
+    } catch (e) {
+      this.error = say(e);
+    }
+  }
+
+  async rename(name: string): Promise<void> {
+    if (!this.api || !this.shownId) return;
+    this.error = null;
+    try {
+      const s = await this.api.renameStudy(this.shownId, name);
+      this.studies = this.studies.map((x) => (x.id === s.id ? s : x));
+    } catch (e) {
+      this.error = say(e);
+    }
+  }
+
+  /** Deletes the shown (ended) study and all of its data. */
+  async remove(): Promise<void> {
+    if (!this.api || !this.shownId) return;
+    this.error = null;
+    try {
+      await this.api.deleteStudy(this.shownId);
+      this.studies = await this.api.studies();
+      this.show(null);
+      this.notice = 'The study and all of its data were deleted.';
     } catch (e) {
       this.error = say(e);
     }
