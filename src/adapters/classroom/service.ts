@@ -238,9 +238,14 @@ export class ClassroomService {
       // student never came back) ends now, at its time, instead of showing "active" for ever.
       const began = row?.starts.at(-1);
       if (row?.status === 'active' && study.status === 'open' && !this.#live.has(p.code) && began !== undefined && now - began >= (study.spec.sessionMinutes + (row.extraMinutes?.[row.starts.length - 1] ?? 0)) * 60_000) {
-        const l = await this.#open(p, study);
-        await this.#timeUp(l, study);
-        row = (await this.store.getSession(p.code)) ?? row;
+        try {
+          const l = await this.#open(p, study);
+          await this.#timeUp(l, study);
+          row = (await this.store.getSession(p.code)) ?? row;
+        } catch (e) {
+          // One session that cannot be resumed must not hide the others: it shows as it is stored.
+          console.error(`classroom: ending the overdue session of ${p.code} failed:`, e);
+        }
       }
       const live = this.#live.get(p.code);
       const events = live ? live.run.session.events : row ? (await this.store.events(p.code)).map((j) => JSON.parse(j) as TraceEvent) : [];
