@@ -11,9 +11,8 @@ export function registerScore(program: Command): void {
     .option('--json', 'print one JSON object per trace (a JSON array when several)')
     .action((files: string[], o: { json?: boolean }) => {
       // A zip (a study export, a page benchmark) stands for the traces in it.
-      const sources: { file: string; read: () => { events: TraceEvent[]; complete: boolean | null } }[] = files.flatMap((f) =>
-        isZip(f) ? zippedTraces(f).map((z) => ({ file: z.file, read: () => ({ events: z.read().events, complete: null }) })) : [{ file: f, read: () => readTraceFile(f) }],
-      );
+      type Source = { file: string; read: () => { events: TraceEvent[]; complete: boolean | null } };
+      const sources = files.flatMap<Source>((f) => (isZip(f) ? zippedTraces(f).map((z) => ({ file: z.file, read: () => ({ events: z.read().events, complete: null }) })) : [{ file: f, read: () => readTraceFile(f) }]));
       if (sources.length === 0) throw new Error(`no traces in ${files.join(', ')}`);
       const reports: ScoreReport[] = sources.map(({ file, read }) => {
         const t = read();
