@@ -84,7 +84,7 @@ export class ReplayLlm implements LlmClient {
       return Promise.reject(new SimError('RESUME_DIVERGED', `the stored trace kept only the first ${MAX_RECORDED_CONTENT} characters of model call ${rec.seq}'s reply, so this run cannot be replayed exactly past it`));
     }
     if (rec.response === null) return Promise.reject(new LlmError((rec.error?.code ?? 'LLM_SERVER') as LlmErrorCode, rec.error?.message ?? 'the recorded call failed', { retries: rec.retries }));
-    return Promise.resolve({ content: rec.response.content, toolCalls: rec.response.toolCalls, finishReason: rec.response.finishReason, usage: rec.usage, cost: rec.cost, retries: rec.retries });
+    return Promise.resolve({ content: rec.response.content, toolCalls: rec.response.toolCalls, finishReason: rec.response.finishReason, usage: rec.usage, cost: rec.cost, retries: rec.retries, ...(rec.response.textToolCalls ? { textToolCalls: rec.response.textToolCalls } : {}) });
   }
 }
 

@@ -8,6 +8,7 @@
  */
 
 import { hashString } from '../rng';
+import type { TextToolFormat } from './text-tools';
 
 export type ChatRole = 'system' | 'user' | 'assistant' | 'tool';
 
@@ -57,6 +58,11 @@ export interface ChatResponse {
   cost: number | null;
   /** How many times the request was retried (429, 5xx, timeouts) before this reply. */
   retries: number;
+  /**
+   * Present when the tool calls were read from the reply's text (the server returned none in
+   * `tool_calls`, the content held them in a known text format): which format. See text-tools.ts.
+   */
+  textToolCalls?: TextToolFormat;
 }
 
 /** An OpenAI-compatible chat endpoint with one model. */
@@ -130,7 +136,8 @@ export interface ModelCallRecord {
   model: string;
   /** Sizes of the request, and a digest of all of it (messages, tools, parameters) that a resumed run checks its replayed calls against. */
   request: { messages: number; chars: number; tools: number; temperature: number | null; digest?: string };
-  response: { content: string | null; toolCalls: ToolCallRequest[]; finishReason: string | null } | null;
+  /** `textToolCalls`: the tool calls were read from the content's text in this format (the provider returned none natively). */
+  response: { content: string | null; toolCalls: ToolCallRequest[]; finishReason: string | null; textToolCalls?: TextToolFormat } | null;
   usage: TokenUsage | null;
   cost: number | null;
   retries: number;
@@ -182,7 +189,7 @@ export function modelCallRecord(
   if ('res' in outcome) {
     const r = outcome.res;
     const content = r.content === null ? null : r.content.length > MAX_RECORDED_CONTENT ? `${r.content.slice(0, MAX_RECORDED_CONTENT)}… [${r.content.length - MAX_RECORDED_CONTENT} more characters]` : r.content;
-    return { ...base, response: { content, toolCalls: r.toolCalls, finishReason: r.finishReason }, usage: r.usage, cost: r.cost, retries: r.retries };
+    return { ...base, response: { content, toolCalls: r.toolCalls, finishReason: r.finishReason, ...(r.textToolCalls ? { textToolCalls: r.textToolCalls } : {}) }, usage: r.usage, cost: r.cost, retries: r.retries };
   }
   const e = outcome.error;
   const code = isLlmError(e) ? e.code : 'LLM_UNKNOWN';
