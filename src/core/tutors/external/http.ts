@@ -84,14 +84,30 @@ export function httpTutorConfig(input: Record<string, unknown>): HttpTutorConfig
   return { url, name: name ?? new URL(url).host, ...rest };
 }
 
-/** A tool call as the agent writes it. `args`: an object, or its JSON text (as a model writes it); absent: {}. */
+const ArgsSchema = z.union([z.record(z.string(), z.unknown()), z.string()]).optional();
+/** Argument fields of other tool-call formats that this protocol does not read: a call using one is refused by name, never run with no arguments. */
+const FOREIGN_ARGS = ['parameters', 'input'] as const;
+
+/**
+ * A tool call as the agent writes it. `args`: an object, or its JSON text (as a model writes it);
+ * absent: {}. `arguments` (OpenAI's name, what an agent forwarding a model's tool_calls writes) is
+ * read as `args`; both at once, or `parameters`/`input` instead, is a reply that cannot be used
+ * (issue 35: an agent writing `arguments` got INVALID_ARGS on every call and a run that scored).
+ */
 const AgentCallSchema = z
   .object({
     id: z.string().min(1).max(200).optional(),
     name: z.string().min(1).max(200),
-    args: z.union([z.record(z.string(), z.unknown()), z.string()]).optional(),
+    args: ArgsSchema,
+    arguments: ArgsSchema,
   })
-  .loose();
+  .loose()
+  .superRefine((c, ctx) => {
+    if (c.args !== undefined && c.arguments !== undefined) ctx.addIssue({ code: 'custom', message: 'give the arguments once, as "args" (or "arguments"), not both', path: ['arguments'] });
+    if (c.args === undefined && c.arguments === undefined)
+      for (const k of FOREIGN_ARGS) if ((c as Record<string, unknown>)[k] !== undefined) ctx.addIssue({ code: 'custom', message: `"${k}" is not read: this protocol's arguments field is "args" (or "arguments")`, path: [k] });
+  })
+  .transform(({ arguments: a, ...c }) => (c.args === undefined && a !== undefined ? { ...c, args: a } : c));
 
 /** Most calls one reply may carry. */
 export const MAX_CALLS_PER_REPLY = 50;
