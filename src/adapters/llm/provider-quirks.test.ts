@@ -120,3 +120,37 @@ describe('an error sent with status 200', () => {
     expect(e.message).toMatch(/free-models-per-min/);
   });
 });
+
+describe('reasoning and per-call extras (issue 35)', () => {
+  const reply = (extra: Record<string, unknown>) => ({
+    kind: 'raw' as const,
+    status: 200,
+    text: JSON.stringify({ choices: [{ finish_reason: 'tool_calls', message: { role: 'assistant', content: null, reasoning_content: 'The learner is stuck on step 1.', tool_calls: [{ id: 'c1', type: 'function', function: { name: 'send_message', arguments: '{"text":"Which step?"}' }, extra_content: { google: { thought_signature: 'sig-123' } } }], ...extra } }] }),
+  });
+
+  async function twoSteps(extra: Partial<ProviderInput> = {}) {
+    const n0 = srv.requests.length;
+    srv.setHandler((_b, n) => (n === n0 ? reply({}) : chat('Done.')));
+    const c = client(extra);
+    const first = await c.chat(req);
+    const follow: ChatRequest = { ...req, messages: [...req.messages, { role: 'assistant', content: first.content, toolCalls: first.toolCalls, ...(first.reasoning !== undefined ? { reasoning: first.reasoning } : {}) }, { role: 'tool', toolCallId: 'c1', content: '{"ok":true}' }] };
+    await c.chat(follow);
+    return { first, sent: srv.requests[n0 + 1]!.body.messages[1] as unknown as Record<string, unknown> };
+  }
+
+  it('reasoning_content is kept (reply and trace record); a call\'s extra_content (Gemini\'s thought signature) goes back with it; the reasoning is not sent back by default', async () => {
+    const { first, sent } = await twoSteps();
+    expect(first.reasoning).toBe('The learner is stuck on step 1.');
+    expect(first.toolCalls[0]).toEqual({ id: 'c1', name: 'send_message', arguments: '{"text":"Which step?"}', extra: { extra_content: { google: { thought_signature: 'sig-123' } } } });
+    expect(modelCallRecord('tutor', 'reactive:step', { provider: 'p', model: 'm' }, req, { res: first }).response).toMatchObject({ reasoning: 'The learner is stuck on step 1.' });
+    expect((sent.tool_calls as Record<string, unknown>[])[0]).toEqual({ id: 'c1', type: 'function', function: { name: 'send_message', arguments: '{"text":"Which step?"}' }, extra_content: { google: { thought_signature: 'sig-123' } } });
+    expect(sent.reasoning_content).toBeUndefined();
+  });
+
+  it('with echoReasoning the reasoning goes back as reasoning_content; "reasoning" (OpenRouter, Ollama) is read too', async () => {
+    const { sent } = await twoSteps({ echoReasoning: true });
+    expect(sent.reasoning_content).toBe('The learner is stuck on step 1.');
+    srv.setHandler(() => ({ kind: 'raw', status: 200, text: JSON.stringify({ choices: [{ finish_reason: 'stop', message: { role: 'assistant', content: 'Hi', reasoning: 'short' } }] }) }));
+    expect((await client().chat(req)).reasoning).toBe('short');
+  });
+});

@@ -10,7 +10,7 @@ import { startMockOpenAi, chat, type MockServer, type WireRequest } from '../../
 import { bktEnv, miniScenario, onBkt, runWith } from '../../testing/fixtures';
 import { OpenAiCompatClient } from './openai-compat';
 import { ProviderSchema } from './config';
-import { buildBenchmarkReport, executeRun, llmTutorConfig, runRecord, runWarnings, scoreTrace, summarizeRun, warningLines, type HttpTransport, type TraceEvent } from '../../core/index';
+import { buildBenchmarkReport, executeRun, trajectories, llmTutorConfig, runRecord, runWarnings, scoreTrace, summarizeRun, warningLines, type HttpTransport, type TraceEvent } from '../../core/index';
 
 let srv: MockServer;
 beforeAll(async () => {
@@ -71,6 +71,26 @@ describe('an LLM tutor whose provider returns tool calls as text', () => {
     // As the client wrote it before: no tool calls, the text in the content, nothing run.
     const old = res.events.map((e) => (e.type === 'model_call' && e.response?.textToolCalls ? { ...e, response: { content: '<tool_call>{"name": "send_message", "arguments": {}}</tool_call>', toolCalls: [], finishReason: 'stop' } } : e)) as TraceEvent[];
     expect(codes(old)).toContain('TEXT_TOOL_CALLS_UNREAD');
+  });
+});
+
+describe('an LLM run with reasoning and per-call extras', () => {
+  it('the reasoning is in the trace and the trajectories; the call\'s extra_content goes back to the provider in the loop', async () => {
+    const n0 = srv.requests.length;
+    srv.setHandler((body: WireRequest) => {
+      const last = body.messages[body.messages.length - 1]!;
+      if (last.role === 'tool') return chat('Done.');
+      return { kind: 'raw', status: 200, text: JSON.stringify({ choices: [{ finish_reason: 'tool_calls', message: { role: 'assistant', content: null, reasoning_content: 'Ask before telling.', tool_calls: [{ id: 'c1', type: 'function', function: { name: 'send_message', arguments: '{"text":"Which step?"}' }, extra_content: { google: { thought_signature: 'sig' } } }] } }] }) };
+    });
+    const res = await llmRun();
+    expect(res.reason).toBe('horizon_reached');
+    const calls = of(res.events, 'model_call');
+    expect(calls[0]!.response).toMatchObject({ reasoning: 'Ask before telling.', toolCalls: [{ extra: { extra_content: { google: { thought_signature: 'sig' } } } }] });
+    const followUp = srv.requests.slice(n0).find((r) => r.body.messages.some((m) => m.role === 'tool'))!;
+    const assistant = followUp.body.messages.find((m) => m.role === 'assistant') as unknown as { tool_calls: Record<string, unknown>[] };
+    expect(assistant.tool_calls[0]!.extra_content).toEqual({ google: { thought_signature: 'sig' } });
+    const line = trajectories(res.events)[0]!;
+    expect(line.messages.find((m) => m.role === 'assistant')).toMatchObject({ reasoning_content: 'Ask before telling.' });
   });
 });
 

@@ -50,7 +50,8 @@ const ToolCallSchema = z.object({ id: z.string().min(1), type: z.literal('functi
 export const ChatMessageSchema = z.discriminatedUnion('role', [
   z.object({ role: z.literal('system'), content: z.string() }).strict(),
   z.object({ role: z.literal('user'), content: z.string() }).strict(),
-  z.object({ role: z.literal('assistant'), content: z.string().nullable(), tool_calls: z.array(ToolCallSchema).min(1).optional() }).strict(),
+  /** reasoning_content: the model's reasoning, when its provider returned it (recorded replies only). */
+  z.object({ role: z.literal('assistant'), content: z.string().nullable(), reasoning_content: z.string().optional(), tool_calls: z.array(ToolCallSchema).min(1).optional() }).strict(),
   z.object({ role: z.literal('tool'), tool_call_id: z.string().min(1), content: z.string() }).strict(),
 ]);
 export type TrajectoryMessage = z.infer<typeof ChatMessageSchema>;
@@ -229,7 +230,7 @@ function turnMessages(turnEvents: readonly TraceEvent[], turn: number): { messag
       flush();
       fromReplies = true;
       const calls = e.response.toolCalls;
-      out.push({ role: 'assistant', content: replyText(e), ...(calls.length ? { tool_calls: calls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: c.arguments } })) } : {}) });
+      out.push({ role: 'assistant', content: replyText(e), ...(e.response.reasoning !== undefined ? { reasoning_content: e.response.reasoning } : {}), ...(calls.length ? { tool_calls: calls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: c.arguments } })) } : {}) });
       pending = calls.map((c) => ({ id: c.id, name: c.name }));
     } else if (e.type === 'tool_call') {
       const p = pending[0];
