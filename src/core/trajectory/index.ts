@@ -159,6 +159,40 @@ export interface TrajectoryOptions {
   per?: 'turn' | 'run';
   /** The system message (default: the LLM tutors' system prompt for the run's horizon). */
   system?: string;
+  /**
+   * One tool call per assistant message: a reply with several calls becomes, per call, an
+   * assistant message with that call followed by its result (the reply's text and reasoning on the
+   * first). For chat templates that take one call per message (Llama 3.1 style).
+   */
+  oneCallPerMessage?: boolean;
+}
+
+/** A turn's messages with every multi-call assistant message split into one call per message, each followed by its result. */
+export function oneCallPerMessage(messages: readonly TrajectoryMessage[]): TrajectoryMessage[] {
+  const out: TrajectoryMessage[] = [];
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i]!;
+    if (m.role !== 'assistant' || !m.tool_calls || m.tool_calls.length < 2) {
+      out.push(m);
+      continue;
+    }
+    // The results that follow this message, by call id (the loop answers every call, in order).
+    const results = new Map<string, TrajectoryMessage>();
+    let j = i + 1;
+    for (; j < messages.length; j++) {
+      const r = messages[j]!;
+      if (r.role !== 'tool' || !m.tool_calls.some((c) => c.id === r.tool_call_id)) break;
+      results.set(r.tool_call_id, r);
+    }
+    const { tool_calls: calls, ...rest } = m;
+    calls.forEach((c, k) => {
+      out.push(k === 0 ? { ...rest, tool_calls: [c] } : { role: 'assistant', content: null, tool_calls: [c] });
+      const r = results.get(c.id);
+      if (r) out.push(r);
+    });
+    i = j - 1;
+  }
+  return out;
 }
 
 /** The tool specs as OpenAI's `tools` parameter. */
@@ -369,7 +403,7 @@ export function trajectories(events: readonly TraceEvent[], o: TrajectoryOptions
   if (!start || start.type !== 'run_start') throw new Error('a trace starts with run_start');
   const horizon = start.scenario.horizonDays;
   const system: TrajectoryMessage = { role: 'system', content: o.system ?? TUTOR_SYSTEM(horizon) };
-  const turns = buildTurns(events);
+  const turns = buildTurns(events).map((t) => (o.oneCallPerMessage ? { ...t, messages: oneCallPerMessage(t.messages) } : t));
   const source = turns.some((t) => t.fromReplies) ? ('model_calls' as const) : ('tool_calls' as const);
   const { harness, model } = harnessModel(start);
   const group = `${start.scenario.id}__s${start.scenario.seed}`;

@@ -13,6 +13,7 @@ import {
   PANEL_DEFAULTS,
   TRAJECTORY_FORMAT,
   splitOf,
+  oneCallPerMessage,
   TrajectoryLineSchema,
   judgeTrace,
   llmTutorConfig,
@@ -234,5 +235,23 @@ describe('trajectory export', () => {
     const splits = Array.from({ length: 400 }, (_, i) => splitOf(`scenario__s${i}`));
     expect(splits.filter((x) => x === 'train').length / 400).toBeGreaterThan(0.7);
     expect(new Set(splits)).toEqual(new Set(['train', 'validation', 'test']));
+  });
+
+  it('--one-call-per-message: a reply with several calls becomes one assistant message per call, each followed by its result (Llama 3.1 templates)', () => {
+    const msgs: TrajectoryMessage[] = [
+      { role: 'user', content: 'wake' },
+      { role: 'assistant', content: 'Two things.', tool_calls: [{ id: 'a', type: 'function', function: { name: 'get_gradebook', arguments: '{}' } }, { id: 'b', type: 'function', function: { name: 'send_message', arguments: '{"text":"hi"}' } }] },
+      { role: 'tool', tool_call_id: 'a', content: 'A' },
+      { role: 'tool', tool_call_id: 'b', content: 'B' },
+      { role: 'assistant', content: 'done' },
+    ];
+    expect(oneCallPerMessage(msgs)).toEqual([
+      { role: 'user', content: 'wake' },
+      { role: 'assistant', content: 'Two things.', tool_calls: [{ id: 'a', type: 'function', function: { name: 'get_gradebook', arguments: '{}' } }] },
+      { role: 'tool', tool_call_id: 'a', content: 'A' },
+      { role: 'assistant', content: null, tool_calls: [{ id: 'b', type: 'function', function: { name: 'send_message', arguments: '{"text":"hi"}' } }] },
+      { role: 'tool', tool_call_id: 'b', content: 'B' },
+      { role: 'assistant', content: 'done' },
+    ]);
   });
 });
