@@ -137,6 +137,30 @@ describe('an HTTP agent that writes its arguments under another name', () => {
   });
 });
 
+describe('an HTTP agent is told that its run ended, and how', () => {
+  it('one run_end POST after the run (not in the trace): reason, days, calls, failed calls, warnings; a failed notice is reported, not swallowed', async () => {
+    const bodies: { type: string; [k: string]: unknown }[] = [];
+    const rec = runRecord({ scenario: onBkt(miniScenario()), tutor: { name: 'http', config: { url: 'http://agent.test/', name: 'fwd', model: 'm', retries: 0 } }, seed: 3 });
+    const agent = (b: { type: string; step: number }) => {
+      bodies.push(b as never);
+      return b.type === 'wake' ? { calls: [{ name: 'send_message', args: { message: 'wrong field' } }], end: true } : { calls: [], end: true };
+    };
+    const res = await executeRun(rec, bktEnv({ http: inProcess(agent) }));
+    expect(res.reason).toBe('horizon_reached');
+    const last = bodies[bodies.length - 1]!;
+    expect(last).toMatchObject({ protocol: 'educlaw-http-tutor/1', type: 'run_end', run_id: res.runId, reason: 'horizon_reached', message: null, days: 3 });
+    expect(last.failed_calls).toBe(last.calls);
+    expect((last.warnings as { code: string }[]).map((w) => w.code)).toEqual(['NO_VALID_ACTION', 'TOOL_CALLS_FAILING']);
+    expect(bodies.filter((b) => b.type === 'run_end')).toHaveLength(1);
+    expect(res.events[res.events.length - 1]!.type).toBe('run_end');
+    expect(res.notices).toBeUndefined();
+    // An agent that cannot be reached at the end: the run is complete, the notice says what failed.
+    const down: HttpTransport = { post: async (_u, body) => (JSON.parse(body).type === 'run_end' ? { status: 503, text: 'down' } : { status: 200, text: JSON.stringify({ calls: [], end: true }) }), wait: async () => undefined };
+    const res2 = await executeRun(rec, bktEnv({ http: down }));
+    expect(res2.notices).toEqual(['agent fwd answered HTTP 503 to the run_end notice']);
+  });
+});
+
 describe('no warning for set-ups that work', () => {
   it('the planner, and the silent control (it calls stay_silent on purpose)', async () => {
     for (const t of ['planner', 'silent']) {

@@ -78,7 +78,7 @@ export function registerRun(program: Command): void {
     const off = onStopSignals(() => ac.abort());
     const out = new TraceAppender(path, keepBytes);
     const t0 = performance.now();
-    let res: RunResult;
+    let res: RunResult & { notices?: string[] };
     try {
       res = await executeRun(record, env, { signal: ac.signal, onEvent: (e, replayed) => replayed || out.append(e), ...(stored ? { resume: stored } : {}) });
     } finally {
@@ -88,6 +88,7 @@ export function registerRun(program: Command): void {
     const report = scoreTrace(res.events);
     // A set-up that is broken but still scores (a tutor that never acted, tool calls as text) is said on stderr, --quiet or not.
     for (const line of warningLines(report)) console.error(line);
+    for (const n of res.notices ?? []) console.error(`note: ${n}`);
     if (!o.quiet) {
       console.log(`${res.runId}: ${res.reason}, ${res.events.length} events in ${((performance.now() - t0) / 1000).toFixed(2)} s -> ${path}`);
       console.log(formatAxisTable([report]));

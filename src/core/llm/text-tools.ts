@@ -13,9 +13,9 @@
  * A block that is not `{"name", "arguments"}` JSON is kept as a call named "" with its raw text,
  * so the engine reports it (UNKNOWN_TOOL) and the trace shows what the model wrote.
  */
-import type { ToolCallRequest } from './types';
+import type { TextToolFormat, ToolCallRequest } from './types';
 
-export type TextToolFormat = 'hermes' | 'mistral';
+export type { TextToolFormat };
 
 export interface TextToolCalls {
   /** The format found, or null when the text holds no tool call in a known format. */

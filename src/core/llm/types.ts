@@ -8,7 +8,9 @@
  */
 
 import { hashString } from '../rng';
-import type { TextToolFormat } from './text-tools';
+
+/** A text format of tool calls written in a reply's content (src/core/llm/text-tools.ts). */
+export type TextToolFormat = 'hermes' | 'mistral';
 
 export type ChatRole = 'system' | 'user' | 'assistant' | 'tool';
 

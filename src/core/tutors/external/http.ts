@@ -23,6 +23,7 @@ import type { ModelCallRecord } from '../../llm/types';
 import { CUT_MARKER, MAX_RECORDED_CONTENT } from '../../llm/types';
 import type { EventOf, TraceEvent } from '../../trace/types';
 import { hashString } from '../../rng';
+import { runWarnings } from '../../scoring/warnings';
 import { SimError } from '../../errors';
 import { LMS_TOOL_SPECS } from '../llm/loop';
 import type { HttpReply, HttpTransport } from './transport';
@@ -132,6 +133,20 @@ export const HelloReplySchema = z
   })
   .loose();
 
+/** The POST after a run ended (docs/bring-your-own-tutor.md#http): how it went. Any 2xx answers it; the body is not read. */
+export interface RunEndBody {
+  protocol: typeof HTTP_PROTOCOL;
+  type: 'run_end';
+  run_id: string;
+  reason: string;
+  message: string | null;
+  days: number | null;
+  turns: number;
+  calls: number;
+  failed_calls: number;
+  warnings: { code: string; message: string }[];
+}
+
 /** Body of a wake or continue POST (docs/bring-your-own-tutor.md#http). */
 export interface WakeBody {
   protocol: typeof HTTP_PROTOCOL;
@@ -238,6 +253,33 @@ function createHttpTutor(cfg: HttpTutorConfig, http: HttpTransport, runId: strin
   }
 
   return {
+    /**
+     * After run_end: one POST {"type":"run_end", …} telling the agent how the run ended (reason,
+     * days, its calls and failed calls, set-up warnings). One try, not recorded (the trace is
+     * complete without it): a failure is answered as a notice for the caller to show.
+     */
+    async onRunEnd(end) {
+      const endEv = end.events.find((e): e is EventOf<'run_end'> => e.type === 'run_end');
+      const calls = end.events.filter((e): e is EventOf<'tool_call'> => e.type === 'tool_call');
+      const body: RunEndBody = {
+        protocol: HTTP_PROTOCOL,
+        type: 'run_end',
+        run_id: end.runId,
+        reason: end.reason,
+        message: end.message,
+        days: endEv?.days ?? null,
+        turns: end.events.filter((e) => e.type === 'turn_end').length,
+        calls: calls.length,
+        failed_calls: calls.filter((c) => !c.result.ok).length,
+        warnings: runWarnings(end.events).map((w) => ({ code: w.code, message: w.message })),
+      };
+      try {
+        const res = await http.post(cfg.url, JSON.stringify(body), post);
+        return res.status >= 200 && res.status < 300 ? null : `agent ${cfg.name} answered HTTP ${res.status} to the run_end notice`;
+      } catch (e) {
+        return `agent ${cfg.name} was not told the run ended: ${e instanceof Error ? e.message : String(e)}`;
+      }
+    },
     async onWake(ctx) {
       const wake = wakeView(ctx.wake);
       let results: CallResultView[] = [];
