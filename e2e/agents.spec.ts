@@ -113,3 +113,32 @@ test('the Lab runs an HTTP agent; an MCP agent\'s series (serve-mcp --scenarios)
   await expect(mh.locator('thead')).toContainText('mcp:example-mcp-tutor');
   await expect(mh.locator('tbody tr').first()).toContainText('(n=2)');
 });
+
+test('a broken agent set-up that still scores is said in the Lab: every call fails, and the run shows its set-up warnings', async ({ page }, info) => {
+  // An agent that writes its arguments under a field send_message does not have: every call is INVALID_ARGS, the run reaches its horizon.
+  const hello = exampleAgent({ name: 'broken-agent', version: '0.1', model: 'tiny-1' });
+  const broken = await serveAgent((body) => (body.type === 'hello' ? hello(body) : body.type === 'wake' ? { calls: [{ name: 'send_message', args: { message: 'Try again.' } }], end: true } : { calls: [], end: true }), 0);
+  servers.push(broken.server);
+  await page.goto('/');
+  await page.getByLabel('Tutor', { exact: true }).selectOption('http');
+  await page.getByLabel('Agent URL').fill(broken.url);
+  await page.getByRole('button', { name: 'Ask the agent' }).click();
+  await expect(page.getByTestId('agent-tutor-fields')).toContainText('The agent says: broken-agent 0.1, model tiny-1');
+  await page.getByLabel('Learner model').selectOption('bkt');
+  await page.getByRole('button', { name: 'Start run' }).click();
+  await expect(page.getByTestId('progress-text')).toHaveText('Done', { timeout: 90_000 });
+  const warnings = page.getByTestId('run-warnings');
+  await expect(warnings).toContainText('Set-up warnings: these scores may measure a broken set-up, not the tutor.');
+  await expect(warnings.locator('li')).toHaveCount(2);
+  await expect(warnings.locator('li').nth(0)).toContainText(/NO_VALID_ACTION the tutor made no valid action in \d+ turns \(not even stay_silent\): all \d+ tool calls failed, most often INVALID_ARGS/);
+  await expect(warnings.locator('li').nth(1)).toContainText('TOOL_CALLS_FAILING');
+  for (const [w, h, name] of [[1280, 900, 'desktop'], [820, 1100, 'tablet'], [390, 844, 'phone']] as const) {
+    await page.setViewportSize({ width: w, height: h });
+    await warnings.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: info.outputPath(`run-warnings-${name}.png`) });
+    const box = await warnings.boundingBox();
+    expect(box!.x + box!.width).toBeLessThanOrEqual(w);
+  }
+  const a11y = await new AxeBuilder({ page }).include('[data-testid="run-warnings"]').withTags(['wcag2a', 'wcag2aa']).analyze();
+  expect(a11y.violations.map((v) => v.id)).toEqual([]);
+});

@@ -16,7 +16,8 @@ export const AGENT = { name: 'example-http-tutor', version: '1.0.0', model: '' }
 /** What the engine POSTs (the fields this agent reads). */
 interface Body {
   protocol: string;
-  type: 'hello' | 'wake' | 'continue';
+  /** run_end: the run is over (reason, days, calls, failed_calls, warnings); answered with any 2xx, its body unread. */
+  type: 'hello' | 'wake' | 'continue' | 'run_end';
   run_id: string;
   step: number;
   attempt: number;
@@ -44,6 +45,11 @@ export function exampleAgent(o: { name?: string; version?: string; model?: strin
   const id = { ...AGENT, ...o };
   return (b) => {
     if (b.type === 'hello') return { protocol: b.protocol, agent: { name: id.name, version: id.version, model: id.model } };
+    // The run is over: forget it (a real agent would learn from how it went: reason, warnings).
+    if (b.type === 'run_end') {
+      runs.delete(b.run_id);
+      return { ok: true };
+    }
     const key = `${b.run_id}#${b.wake.turn}#${b.step}`;
     const again = answered.get(key);
     if (again) return again;

@@ -14,7 +14,7 @@
  * (the text protocol, docs/llm.md "In this browser").
  */
 import * as Comlink from 'comlink';
-import { LlmError, inferFamily, type ChatMessage, type ChatRequest, type ChatResponse, type LlmClient, type ToolCallRequest, type ToolSpec } from '../../core/index';
+import { LlmError, inferFamily, parseTextToolCalls, type ChatMessage, type ChatRequest, type ChatResponse, type LlmClient, type ToolCallRequest, type ToolSpec } from '../../core/index';
 import type { LocalGenerated, LocalLlmService, LocalLoaded, LocalLoadProgress } from './local-llm.worker';
 import { folderModel, isFolderModel } from './local-folder';
 import { LOCAL_PROVIDER, cachedFiles, hubFiles, localModelInfo, neededFiles, normaliseHub, onnxFileOf, removeCachedModel, verifyCachedModel, type HubFile } from './local-models';
@@ -152,34 +152,16 @@ export async function loadedLocalModel(id: string, s: LocalSettings): Promise<Lo
   }
 }
 
-const TOOL_CALL = /<tool_call>\s*([\s\S]*?)\s*<\/tool_call>/g;
-
 /** The text protocol for models whose template has no tools: the tool list and the call format, as a system message. */
 export function toolProtocol(tools: readonly ToolSpec[]): string {
   const list = tools.map((t) => `- ${t.name}: ${t.description}\n  arguments (JSON Schema): ${JSON.stringify(t.parameters)}`).join('\n');
   return `You can call these tools:\n${list}\n\nTo call a tool, write exactly one line per call:\n<tool_call>{"name": "<tool name>", "arguments": {<the arguments as JSON>}}</tool_call>\nWrite nothing else on such a line. To reply without a tool, write plain text with no <tool_call>.`;
 }
 
-/** Reads `<tool_call>` blocks back from a model's text. A block that is not {"name", "arguments"} JSON is kept as a call named "" with its raw text, so the engine reports it as malformed. */
+/** Reads `<tool_call>` blocks back from a model's text (the shared parser, src/core/llm/text-tools.ts). A block that is not {"name", "arguments"} JSON is kept as a call named "" with its raw text, so the engine reports it as malformed. */
 export function parseToolCalls(text: string, callSeq: () => number): { content: string | null; toolCalls: ToolCallRequest[] } {
-  const toolCalls: ToolCallRequest[] = [];
-  for (const m of text.matchAll(TOOL_CALL)) {
-    const raw = m[1] ?? '';
-    let name = '';
-    let args = raw;
-    try {
-      const o = JSON.parse(raw) as { name?: unknown; arguments?: unknown };
-      if (o && typeof o.name === 'string') {
-        name = o.name;
-        args = typeof o.arguments === 'string' ? o.arguments : JSON.stringify(o.arguments ?? {});
-      }
-    } catch {
-      // left as a call with no name: the engine answers UNKNOWN_TOOL with the raw text in the trace
-    }
-    toolCalls.push({ id: `local-call-${callSeq()}`, name, arguments: args });
-  }
-  const rest = text.replace(TOOL_CALL, '').trim();
-  return { content: rest === '' && toolCalls.length ? null : rest, toolCalls };
+  const r = parseTextToolCalls(text, () => `local-call-${callSeq()}`);
+  return { content: r.content, toolCalls: r.toolCalls };
 }
 
 /** Chat messages in the plain {role, content} form chat templates read. */

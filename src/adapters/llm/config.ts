@@ -31,6 +31,12 @@ export const ProviderSchema = z
     maxRetryAfterMs: z.number().int().min(0).max(3_600_000).default(120_000),
     /** Send response_format json_object for JSON replies (turn off for servers that reject it). */
     jsonMode: z.boolean().default(true),
+    /**
+     * Send the model's reasoning back with its own earlier turns, as `reasoning_content` on the
+     * assistant message (providers that ask for it in tool-call loops, e.g. DeepSeek's thinking
+     * mode). Off by default: some providers refuse the field. The reasoning is recorded either way.
+     */
+    echoReasoning: z.boolean().default(false),
   })
   .strict();
 export type ProviderConfig = z.infer<typeof ProviderSchema>;

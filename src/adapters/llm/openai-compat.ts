@@ -17,9 +17,10 @@
 import OpenAI from 'openai';
 import pRetry, { AbortError } from 'p-retry';
 import pLimit, { type LimitFunction } from 'p-limit';
-import { LlmError, costOf, requestDigest, type ChatMessage, type ChatRequest, type ChatResponse, type LlmClient, type LlmErrorCode, type ToolCallRequest } from '../../core/index';
+import { LlmError, costOf, hasTextToolCalls, parseTextToolCalls, requestDigest, type TextToolFormat, type ChatMessage, type ChatRequest, type ChatResponse, type LlmClient, type LlmErrorCode, type ToolCallRequest } from '../../core/index';
 import type { ProviderConfig } from './config';
 import { familyOf } from './config';
+import { CONTEXT_LENGTH, hintFor, normalisingFetch, providerErrorOf, type ProviderErrorBody } from './provider-errors';
 
 /**
  * What every client of one provider shares in this process or page (all the runs of a sweep, the
@@ -132,6 +133,10 @@ function classify(e: unknown, key: string | undefined): Classified {
   if (e instanceof OpenAI.APIError) {
     const s = e.status ?? 0;
     const ra = retryAfterOf(e.headers);
+    const hint = hintFor(msg);
+    // The context is too small for the request: no retry can help, whatever status the server chose.
+    if (CONTEXT_LENGTH.test(msg) && s !== 429) return new Classified('LLM_BAD_REQUEST', `request rejected (${s}): ${msg}${hint ? ` (${hint})` : ''}`, false, s, null);
+    if (hint && s >= 400 && s < 500 && s !== 429 && s !== 408 && s !== 409) return new Classified('LLM_BAD_REQUEST', `request rejected (${s}): ${msg} (${hint})`, false, s, null);
     if (s === 429) return new Classified('LLM_RATE_LIMITED', `rate limited (429): ${msg}`, true, s, ra);
     if (s === 401 || s === 403) return new Classified('LLM_AUTH', `not authorised (${s}): check the key: ${msg}`, false, s, null);
     if (s === 408 || s === 409) return new Classified('LLM_SERVER', `${s}: ${msg}`, true, s, ra);
@@ -144,11 +149,34 @@ function classify(e: unknown, key: string | undefined): Classified {
 }
 
 /** The reply as we use it, or why it cannot be used (a malformed 200 is retried like other transient faults). */
-function readCompletion(res: unknown): { choice: { content: string | null; toolCalls: { id: string; name: string; arguments: string }[]; finishReason: string | null }; usage: { promptTokens: number; completionTokens: number } | null } {
+/** The reasoning a message carries beside its content: `reasoning_content` (DeepSeek, vLLM, Qwen), `reasoning` (OpenRouter, Ollama), or `reasoning_details` text parts (OpenRouter). */
+function reasoningOf(m: Record<string, unknown>): string | undefined {
+  if (typeof m.reasoning_content === 'string' && m.reasoning_content !== '') return m.reasoning_content;
+  if (typeof m.reasoning === 'string' && m.reasoning !== '') return m.reasoning;
+  if (Array.isArray(m.reasoning_details)) {
+    const t = m.reasoning_details.map((d) => (d && typeof d === 'object' && typeof (d as { text?: unknown }).text === 'string' ? (d as { text: string }).text : '')).join('');
+    if (t) return t;
+  }
+  return undefined;
+}
+
+/** Fields of a tool call beyond id, type, function (and a streaming index) that the provider wants back: Gemini's `extra_content`. */
+function extrasOf(call: Record<string, unknown>): Record<string, unknown> | undefined {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(call)) if (!['id', 'type', 'function', 'index'].includes(k) && v !== undefined && v !== null) out[k] = v;
+  return Object.keys(out).length ? out : undefined;
+}
+
+function readCompletion(res: unknown): { choice: { content: string | null; toolCalls: { id: string; name: string; arguments: string; extra?: Record<string, unknown> }[]; finishReason: string | null; reasoning?: string }; usage: { promptTokens: number; completionTokens: number } | null } {
   const bad = (why: string) => new Classified('LLM_BAD_RESPONSE', `malformed reply: ${why}`, true, null, null);
   if (!res || typeof res !== 'object' || Array.isArray(res)) throw bad(`the body is ${res === null ? 'null' : Array.isArray(res) ? 'a list' : typeof res}, not a completion object`);
   const r = res as { choices?: unknown; usage?: unknown };
-  if (!Array.isArray(r.choices)) throw bad('the reply has no "choices" list');
+  if (!Array.isArray(r.choices)) {
+    // An error sent with status 200 (OpenRouter reports upstream failures so): the provider's reason, classified by its code.
+    const err = providerErrorOf(res);
+    if (err) throw errorOn200(err);
+    throw bad('the reply has no "choices" list');
+  }
   if (r.choices.length === 0) throw bad('the reply has no choices ("choices": [])');
   const c = r.choices[0] as { message?: unknown; finish_reason?: unknown } | null;
   if (!c || typeof c !== 'object') throw bad('the first choice is not an object');
@@ -161,7 +189,7 @@ function readCompletion(res: unknown): { choice: { content: string | null; toolC
   else throw bad(`the message content is ${typeof m.content}, not text`);
   const tc = m.tool_calls ?? [];
   if (!Array.isArray(tc)) throw bad('"tool_calls" is not a list');
-  const toolCalls: { id: string; name: string; arguments: string }[] = [];
+  const toolCalls: { id: string; name: string; arguments: string; extra?: Record<string, unknown> }[] = [];
   for (const [i, x] of tc.entries()) {
     const call = x as { id?: unknown; type?: unknown; function?: { name?: unknown; arguments?: unknown } } | null;
     if (!call || typeof call !== 'object') throw bad(`tool call ${i} is not an object`);
@@ -170,25 +198,42 @@ function readCompletion(res: unknown): { choice: { content: string | null; toolC
     if (!f || typeof f !== 'object') throw bad(`tool call ${i} has no function`);
     // Arguments are JSON text; a server that sends an object gets it written as JSON (the tutor checks it like any other).
     const args = typeof f.arguments === 'string' ? f.arguments : f.arguments === undefined || f.arguments === null ? '' : JSON.stringify(f.arguments);
-    toolCalls.push({ id: typeof call.id === 'string' ? call.id : '', name: typeof f.name === 'string' ? f.name : '', arguments: args });
+    const extra = extrasOf(call as Record<string, unknown>);
+    toolCalls.push({ id: typeof call.id === 'string' ? call.id : '', name: typeof f.name === 'string' ? f.name : '', arguments: args, ...(extra ? { extra } : {}) });
   }
   const u = r.usage as { prompt_tokens?: unknown; completion_tokens?: unknown } | null | undefined;
   const n = (x: unknown) => (typeof x === 'number' && Number.isFinite(x) && x >= 0 ? Math.round(x) : 0);
   const usage = u && typeof u === 'object' ? { promptTokens: n(u.prompt_tokens), completionTokens: n(u.completion_tokens) } : null;
-  return { choice: { content, toolCalls, finishReason: typeof c.finish_reason === 'string' ? c.finish_reason : null }, usage };
+  const reasoning = reasoningOf(m as Record<string, unknown>);
+  return { choice: { content, toolCalls, finishReason: typeof c.finish_reason === 'string' ? c.finish_reason : null, ...(reasoning !== undefined ? { reasoning } : {}) }, usage };
 }
 
-function toOpenAi(m: ChatMessage): OpenAI.Chat.Completions.ChatCompletionMessageParam {
+/** An error object in a 200 reply: classified like the status its code names; a context-length error is permanent; otherwise retried like a 5xx. */
+function errorOn200(err: ProviderErrorBody): Classified {
+  const hint = hintFor(err.message);
+  const code = err.code === null ? '' : ` [${err.code}]`;
+  const what = `the provider answered 200 with an error${code}: ${err.message}${hint ? ` (${hint})` : ''}`;
+  const n = typeof err.code === 'number' ? err.code : /^\d{3}$/.test(String(err.code ?? '')) ? Number(err.code) : null;
+  if (CONTEXT_LENGTH.test(err.message) || err.code === 'context_length_exceeded') return new Classified('LLM_BAD_REQUEST', what, false, 200, null);
+  if (n === 429 || err.type === 'rate_limit_exceeded' || err.code === 'rate_limit_exceeded') return new Classified('LLM_RATE_LIMITED', what, true, 200, null);
+  if (n === 401 || n === 403 || err.code === 'invalid_api_key') return new Classified('LLM_AUTH', what, false, 200, null);
+  if (hint || (n !== null && n >= 400 && n < 500 && n !== 408 && n !== 409) || err.type === 'invalid_request_error') return new Classified('LLM_BAD_REQUEST', what, false, 200, null);
+  return new Classified('LLM_SERVER', what, true, 200, null);
+}
+
+function toOpenAi(m: ChatMessage, echoReasoning: boolean): OpenAI.Chat.Completions.ChatCompletionMessageParam {
   switch (m.role) {
     case 'system':
     case 'user':
       return { role: m.role, content: m.content };
     case 'assistant':
+      // A call's extras (Gemini's thought signature) go back as the provider sent them; the reasoning only where the provider asks for it.
       return {
         role: 'assistant',
         content: m.content,
-        ...(m.toolCalls?.length ? { tool_calls: m.toolCalls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: c.arguments } })) } : {}),
-      };
+        ...(m.toolCalls?.length ? { tool_calls: m.toolCalls.map((c) => ({ ...(c.extra ?? {}), id: c.id, type: 'function' as const, function: { name: c.name, arguments: c.arguments } })) } : {}),
+        ...(echoReasoning && m.reasoning !== undefined ? { reasoning_content: m.reasoning } : {}),
+      } as OpenAI.Chat.Completions.ChatCompletionAssistantMessageParam;
     case 'tool':
       return { role: 'tool', tool_call_id: m.toolCallId, content: m.content };
   }
@@ -239,7 +284,8 @@ export class OpenAiCompatClient implements LlmClient {
       maxRetries: 0,
       timeout: p.timeoutMs,
       dangerouslyAllowBrowser: true,
-      ...(opts.fetch ? { fetch: opts.fetch } : {}),
+      // Error bodies in other servers' shapes are rewritten into OpenAI's, so the SDK's error carries the provider's reason.
+      fetch: normalisingFetch(opts.fetch ?? ((input, init) => globalThis.fetch(input, init))),
     });
   }
 
@@ -269,7 +315,7 @@ export class OpenAiCompatClient implements LlmClient {
     const gate = gateFor(p);
     const body: OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming = {
       model: this.model,
-      messages: req.messages.map(toOpenAi),
+      messages: req.messages.map((m) => toOpenAi(m, p.echoReasoning)),
       ...(req.tools?.length ? { tools: req.tools.map((t) => ({ type: 'function' as const, function: { name: t.name, description: t.description, parameters: t.parameters as Record<string, unknown> } })), tool_choice: req.toolChoice ?? 'auto' } : {}),
       ...(req.temperature !== undefined ? { temperature: req.temperature } : {}),
       ...(req.maxTokens !== undefined ? { max_tokens: req.maxTokens } : {}),
@@ -317,16 +363,32 @@ export class OpenAiCompatClient implements LlmClient {
       // Servers that send no tool-call ids get ids derived from the request, so a resumed run's
       // conversation is the uninterrupted run's (a per-client counter would restart at 1).
       const idBase = requestDigest(req);
-      const toolCalls: ToolCallRequest[] = res.choice.toolCalls.map((c, i) => ({ id: c.id || `call_${idBase}_${i}`, name: c.name, arguments: c.arguments }));
+      let toolCalls: ToolCallRequest[] = res.choice.toolCalls.map((c, i) => ({ id: c.id || `call_${idBase}_${i}`, name: c.name, arguments: c.arguments, ...(c.extra ? { extra: c.extra } : {}) }));
+      let content = res.choice.content;
+      // A server without a tool parser (vLLM without --tool-call-parser, Ollama on a model whose
+      // template has no tools, llama.cpp without --jinja) returns the calls as text in the content.
+      // They are read the way the in-browser provider reads them, and the reply is marked so the
+      // run's warnings say so (scoring/warnings.ts): never a run of silent turns that scores as one.
+      let textToolCalls: TextToolFormat | undefined;
+      if (!toolCalls.length && req.tools?.length && hasTextToolCalls(content)) {
+        const parsed = parseTextToolCalls(content!, (i) => `call_${idBase}_${i}`);
+        if (parsed.format) {
+          textToolCalls = parsed.format;
+          toolCalls = parsed.toolCalls;
+          content = parsed.content;
+        }
+      }
       const usage = res.usage;
       const price = p.models[this.model];
       return {
-        content: res.choice.content,
+        content,
         toolCalls,
         finishReason: res.choice.finishReason,
         usage,
         cost: costOf(usage, price ? { input: price.input, output: price.output } : null),
         retries: attempts - 1,
+        ...(textToolCalls ? { textToolCalls } : {}),
+        ...(res.choice.reasoning !== undefined ? { reasoning: res.choice.reasoning } : {}),
       };
     } catch (e) {
       const c = classify(e, this.#key);

@@ -127,12 +127,12 @@ describe('the http tutor', () => {
     expect(t3.every((m) => m.response?.content === '{"calls":"all of them"}')).toBe(true);
     // The first POST of the run carried the task; every POST carried the tools.
     expect(agent.bodies[0]!.instructions).toMatch(/tutor of one middle-school learner/);
-    expect(agent.bodies.every((b) => b.tools.length === 10 && b.protocol === 'educlaw-http-tutor/1' && b.run_id === res.runId)).toBe(true);
+    expect(agent.bodies.filter((b) => b.type !== 'run_end').every((b) => b.tools.length === 10 && b.protocol === 'educlaw-http-tutor/1' && b.run_id === res.runId)).toBe(true);
     // Statuses that retrying will not fix end the run at once; an agent nobody answers for is AGENT_NETWORK.
     const gone = await agentServer(() => ({ status: 401, text: 'who are you' }));
     const r401 = await executeRun(record({ url: gone.url, name: 'locked', retries: 3, backoffMs: 0 }), env());
     expect(r401.events.find((e) => e.type === 'error')).toMatchObject({ code: 'AGENT_HTTP_STATUS' });
-    expect(gone.bodies).toHaveLength(1);
+    expect(gone.bodies.filter((b) => b.type !== 'run_end')).toHaveLength(1);
     const rNet = await executeRun(record({ url: 'http://127.0.0.1:9/', name: 'nobody', retries: 1, backoffMs: 0, timeoutMs: 2000 }), env());
     expect(rNet).toMatchObject({ reason: 'tutor_error' });
     expect(rNet.events.find((e) => e.type === 'error')).toMatchObject({ code: 'AGENT_NETWORK' });
@@ -143,7 +143,7 @@ describe('the http tutor', () => {
     let healed = false;
     const ok = exampleAgent({ name: 'moody' });
     const agent = await agentServer((b) => {
-      if (!healed && b.wake.turn === 4) return { text: 'no' };
+      if (!healed && b.wake?.turn === 4) return { text: 'no' };
       return { text: JSON.stringify(ok(b as never)) };
     });
     const config = { url: agent.url, name: 'moody', retries: 1, backoffMs: 0 };
@@ -154,7 +154,9 @@ describe('the http tutor', () => {
     const resumed = await executeRun(record(config), env(), { resume: failed.events });
     expect(resumed.reason).toBe('horizon_reached');
     // Nothing before turn 4 was POSTed again, and the replayed part is the stored one.
-    expect(agent.bodies.slice(posted).every((b) => b.wake.turn >= 4)).toBe(true);
+    expect(agent.bodies.slice(posted).every((b) => b.type === 'run_end' || b.wake.turn >= 4)).toBe(true);
+    // Each run, the failed one too, ended with one run_end notice to the agent (not traced).
+    expect(agent.bodies.filter((b) => b.type === 'run_end').map((b) => b.reason)).toEqual(['tutor_error', 'horizon_reached']);
     const keep = resumePoint(failed.events);
     expect(toJsonl(resumed.events.slice(0, keep.length))).toBe(toJsonl(keep));
   });

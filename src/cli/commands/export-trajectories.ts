@@ -62,7 +62,8 @@ export function registerExportTrajectories(program: Command): void {
     .option('--out <file>', 'write here (default: stdout)')
     .option('--system <file>', "the system message (default: the LLM tutors' system prompt for the run's horizon)")
     .option('--complete-only', 'only runs that reached their horizon')
-    .action((paths: string[], o: { per: 'turn' | 'run'; out?: string; system?: string; completeOnly?: boolean }) => {
+    .option('--one-call-per-message', 'split an assistant message with several tool calls into one per call, each followed by its result (chat templates that take one call per message, Llama 3.1 style)')
+    .action((paths: string[], o: { per: 'turn' | 'run'; out?: string; system?: string; completeOnly?: boolean; oneCallPerMessage?: boolean }) => {
       const system = o.system ? readFileSync(o.system, 'utf8').trim() : undefined;
       let fd: number | null = null;
       if (o.out) {
@@ -72,7 +73,7 @@ export function registerExportTrajectories(program: Command): void {
       const write = fd !== null ? (l: string) => writeSync(fd!, l + '\n') : (l: string) => process.stdout.write(l + '\n');
       let res;
       try {
-        res = exportTrajectories(paths, { per: o.per, ...(system ? { system } : {}), ...(o.completeOnly ? { completeOnly: true } : {}) }, write);
+        res = exportTrajectories(paths, { per: o.per, ...(system ? { system } : {}), ...(o.completeOnly ? { completeOnly: true } : {}), ...(o.oneCallPerMessage ? { oneCallPerMessage: true } : {}) }, write);
       } finally {
         if (fd !== null) closeSync(fd);
       }

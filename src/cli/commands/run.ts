@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import { AUTOMATED_TUTORS, TRACER_NAMES, executeRun, formatAxisTable, recordFromTrace, runRecord, scoreTrace, type RunRecord, type RunResult, type TraceEvent } from '../../core/index';
+import { AUTOMATED_TUTORS, TRACER_NAMES, executeRun, formatAxisTable, recordFromTrace, runRecord, scoreTrace, warningLines, type RunRecord, type RunResult, type TraceEvent } from '../../core/index';
 import { DEFAULT_SCENARIO_PATH, loadScenarioFile } from '../../adapters/node/files';
 import { nodeRunEnv } from '../../adapters/node/run-env';
 import { TraceAppender, resumeFile } from '../../adapters/node/trace-file';
@@ -78,16 +78,20 @@ export function registerRun(program: Command): void {
     const off = onStopSignals(() => ac.abort());
     const out = new TraceAppender(path, keepBytes);
     const t0 = performance.now();
-    let res: RunResult;
+    let res: RunResult & { notices?: string[] };
     try {
       res = await executeRun(record, env, { signal: ac.signal, onEvent: (e, replayed) => replayed || out.append(e), ...(stored ? { resume: stored } : {}) });
     } finally {
       out.close();
       off();
     }
+    const report = scoreTrace(res.events);
+    // A set-up that is broken but still scores (a tutor that never acted, tool calls as text) is said on stderr, --quiet or not.
+    for (const line of warningLines(report)) console.error(line);
+    for (const n of res.notices ?? []) console.error(`note: ${n}`);
     if (!o.quiet) {
       console.log(`${res.runId}: ${res.reason}, ${res.events.length} events in ${((performance.now() - t0) / 1000).toFixed(2)} s -> ${path}`);
-      console.log(formatAxisTable([scoreTrace(res.events)]));
+      console.log(formatAxisTable([report]));
       if (res.stoppedInReplay) console.error(`stopped while replaying the stored events (${res.reason}: ${res.message ?? ''}); ${path} is unchanged\nresume with: npm run cli -- run --resume ${path}`);
       else if (res.reason !== 'horizon_reached') console.error(`stopped: ${res.reason}: ${res.message ?? ''}${res.reason === 'aborted' || res.reason === 'llm_error' || (res.reason === 'tutor_error' && record.tutor.name === 'http') ? `\nresume with: npm run cli -- run --resume ${path}` : ''}`);
     }

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { formatAxisTable, scoreTrace, type ScoreReport, type TraceEvent } from '../../core/index';
+import { formatAxisTable, scoreTrace, warningLines, type ScoreReport, type TraceEvent } from '../../core/index';
 import { readTraceFile } from '../../adapters/node/files';
 import { isZip, zippedTraces } from './zip-traces';
 
@@ -36,10 +36,12 @@ export function registerScore(program: Command): void {
           dailySolveRate: r.dailySolveRate,
           judged: r.judged,
           details: r.details,
+          warnings: r.warnings ?? [],
         }));
         console.log(JSON.stringify(out.length === 1 ? out[0] : out, null, 2));
       } else {
         console.log(formatAxisTable(reports));
       }
+      for (const r of reports) for (const line of warningLines(r)) console.error(line);
     });
 }

@@ -38,6 +38,8 @@ interface ServeMcpOptions {
   port: number;
   idleTimeout: number;
   model?: string;
+  agentName?: string;
+  agentVersion?: string;
   voice: 'templates' | 'llm';
   voiceModel?: string;
   voiceProvider?: string;
@@ -68,7 +70,9 @@ export function registerServeMcp(program: Command): void {
     .option('--host <host>', 'HTTP: address to listen on', '127.0.0.1')
     .option('--port <n>', 'HTTP: port (0: any free port; the URL is printed on stderr)', int('--port'), 3700)
     .option('--idle-timeout <s>', 'HTTP: stop the run after this many seconds without a request', int('--idle-timeout'), 900)
-    .option('--model <name>', "the agent's base model, recorded in the tutor config (default: what the client reports in capabilities.experimental.educlaw.model)")
+    .option('--model <name>', "the agent's base model, recorded in the tutor config (default: the X-Educlaw-Model header of the client's initialize request, else what it reports in capabilities.experimental.educlaw.model)")
+    .option('--agent-name <name>', "the agent's name in run ids and reports (default: the X-Educlaw-Agent-Name header, else the client's MCP clientInfo.name)")
+    .option('--agent-version <v>', "the agent's version (default: the X-Educlaw-Agent-Version header, else clientInfo.version)")
     .addOption(new Option('--voice <kind>', 'student voice').choices(['templates', 'llm']).default('templates'))
     .option('--voice-model <model>', 'model for --voice llm')
     .option('--voice-provider <name>', 'provider for --voice llm (from --llm-config or OPENAI_BASE_URL)')
@@ -136,7 +140,7 @@ export function registerServeMcp(program: Command): void {
         const source = o.scenario ?? 'scenarios/default.yaml';
         plan = (agent) => ({ runs: [{ record: runRecord({ scenario, source, tutor: { name: 'mcp', config: agent }, voice, ...(o.seed !== undefined ? { seed: o.seed } : {}), ...overrides }), path: out, source }] });
       }
-      const host = new McpTutorHost({ plan, env: nodeRunEnv({ llmConfig: o.llmConfig ?? [] }), ...(o.model ? { model: o.model } : {}), ...(expectAgent ? { expectAgent } : {}), log });
+      const host = new McpTutorHost({ plan, env: nodeRunEnv({ llmConfig: o.llmConfig ?? [] }), ...(o.model ? { model: o.model } : {}), ...(o.agentName ? { agentName: o.agentName } : {}), ...(o.agentVersion !== undefined ? { agentVersion: o.agentVersion } : {}), ...(expectAgent ? { expectAgent } : {}), log });
       const off = onStopSignals(() => void host.stop('stopped by a signal').then(() => process.exit(3)));
       try {
         if (o.transport === 'http') {

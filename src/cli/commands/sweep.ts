@@ -1,7 +1,7 @@
 import { Option, type Command } from 'commander';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
-import { AUTOMATED_TUTORS, TRACER_NAMES, formatSweepSummary, parseSeedList, tutorLabel, type AbilityLevel } from '../../core/index';
+import { AUTOMATED_TUTORS, TRACER_NAMES, formatSweepSummary, parseSeedList, tutorLabel, warningLines, type AbilityLevel } from '../../core/index';
 import { expandScenarioPaths } from '../../adapters/node/scenario-paths';
 import { DEFAULT_LLM_CONCURRENCY, needsModelClient, runNodeSweep } from '../../adapters/node/sweep/run-sweep';
 import { progressBar } from '../progress';
@@ -124,6 +124,7 @@ export function registerSweep(program: Command): void {
       console.log(`\nwall time ${(res.wallMs / 1000).toFixed(1)} s for ${plural(ms.length, 'run')}${where ? ` (${where})` : ''}${ms.length ? `; per run ${(ms.reduce((a, b) => a + b, 0) / ms.length / 1000).toFixed(2)} s mean` : ''}${kept ? `; ${kept} complete runs kept from the earlier sweep` : ''}`);
       console.log(`wrote ${o.out}/traces/ (${res.runs.length} of ${res.results.length} runs finished), summary.txt, summary.json, timing.json`);
     }
+    for (const r of res.runs) for (const line of warningLines(r)) console.error(line);
     for (const r of res.results) if (r.error) console.error(`error: ${r.job.runId}: ${r.error}`);
     if (ac.signal.aborted) console.error(`stopped; continue with: npm run cli -- sweep ${process.argv.slice(3).filter((a) => a !== '--resume').join(' ')} --resume`);
     if (res.summary.failed.length) process.exitCode = 3;

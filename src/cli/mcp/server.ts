@@ -13,14 +13,16 @@
  *  - end_turn: ends the open turn now (the world moves on; wait_for_event gives the next wake);
  *  - get_turn_status: the open turn's counters.
  *
- * The trace's tutor is `mcp` with the client's clientInfo (name, version) and the base model the
- * agent reports (`--model`, or the client capability experimental.educlaw.model). One agent per
- * server: a second client is refused. A client that goes away (stdin closed, the HTTP session
- * deleted, or no request for --idle-timeout) stops the open run: its trace ends with run_end
+ * The trace's tutor is `mcp` with the agent's name, version and base model (the operator's flags,
+ * else the X-Educlaw-* headers of an HTTP client's initialize, else clientInfo and the capability
+ * experimental.educlaw.model: `identityOf`). One agent per server; over HTTP a new client replaces
+ * one that started no run, the same agent reattaches, another is refused (409: `serveHttp`). A
+ * client that goes away (stdin closed, the HTTP session deleted, or no request for --idle-timeout)
+ * stops the open run: its trace ends with run_end
  * "aborted" and `serve-mcp --resume <trace>` continues it for an agent of the same name and version.
  */
 import { randomUUID } from 'node:crypto';
-import { createServer, type Server as HttpServer } from 'node:http';
+import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
@@ -57,9 +59,19 @@ export interface McpHostOptions {
   env: RunEnv;
   /** The agent's base model as the operator states it (wins over what the client reports). */
   model?: string;
+  /** The agent's name and version as the operator states them (`--agent-name`, `--agent-version`): win over the client's clientInfo and headers. */
+  agentName?: string;
+  agentVersion?: string;
   /** An agent a resumed trace belongs to: a client of another name or version is refused. */
   expectAgent?: { agent: string; version: string };
   log?: (line: string) => void;
+}
+
+/** An agent's identity as it states it outside clientInfo (HTTP headers of its initialize request). */
+export interface AgentIdentity {
+  name?: string;
+  version?: string;
+  model?: string;
 }
 
 export type HostEvent = AgentEvent | { type: 'done'; runs: { run_id: string; reason: string; path: string }[] };
@@ -130,12 +142,36 @@ export class McpTutorHost {
     return this.#stopped || (this.#agent !== null && this.#driver === null && this.#index >= this.#runs.length);
   }
 
-  /** The agent introduced itself (MCP initialize). */
-  setAgent(info: { name: string; version: string } | undefined, capabilities: Record<string, unknown> | undefined): McpTutorConfig {
-    if (this.#agent) return this.#agent;
+  /**
+   * Who a client is: the operator's --agent-name/--agent-version/--model, else what the client
+   * states in the headers of its initialize request (Streamable HTTP: X-Educlaw-Agent-Name,
+   * X-Educlaw-Agent-Version, X-Educlaw-Model), else its MCP clientInfo and the capability
+   * experimental.educlaw.model. Frameworks that send a generic clientInfo (FastMCP: "mcp"/"0.1.0")
+   * or cannot send experimental capabilities (the Python SDK) name themselves with the headers.
+   */
+  identityOf(info: { name: string; version: string } | undefined, capabilities: Record<string, unknown> | undefined, stated: AgentIdentity = {}): McpTutorConfig {
     const reported = ((capabilities?.experimental as Record<string, unknown> | undefined)?.educlaw as { model?: unknown } | undefined)?.model;
-    const model = this.#o.model ?? (typeof reported === 'string' ? reported : '');
-    const cfg = mcpTutorConfig({ agent: info?.name || 'unnamed-mcp-client', version: info?.version ?? '', model, protocol: AGENT_PROTOCOL });
+    const model = this.#o.model ?? stated.model ?? (typeof reported === 'string' ? reported : '');
+    return mcpTutorConfig({ agent: this.#o.agentName ?? stated.name ?? (info?.name || 'unnamed-mcp-client'), version: this.#o.agentVersion ?? stated.version ?? info?.version ?? '', model, protocol: AGENT_PROTOCOL });
+  }
+
+  /** Whether a run has been opened (a wait_for_event was answered with a wake, or a run is over). Until then, a new client may replace the one that initialized. */
+  get started(): boolean {
+    return this.#driver !== null || this.#index > 0;
+  }
+
+  /** Forgets the agent that initialized but never started a run (an inspector that listed the tools and left), so that another may take its place. */
+  forgetAgent(): void {
+    if (this.started) throw new Error('a run has started: the agent cannot be replaced');
+    this.#agent = null;
+    this.#runs = [];
+    this.finished.length = 0;
+  }
+
+  /** The agent introduced itself (MCP initialize). */
+  setAgent(info: { name: string; version: string } | undefined, capabilities: Record<string, unknown> | undefined, stated: AgentIdentity = {}): McpTutorConfig {
+    if (this.#agent) return this.#agent;
+    const cfg = this.identityOf(info, capabilities, stated);
     const want = this.#o.expectAgent;
     if (want && (want.agent !== cfg.agent || want.version !== cfg.version)) throw new Error(`this run's trace belongs to the agent ${want.agent} ${want.version}, not ${cfg.agent} ${cfg.version}: resume it with that agent`);
     const plan = this.#o.plan(cfg);
@@ -225,8 +261,9 @@ export class McpTutorHost {
 
 const text = (x: unknown, isError = false): CallToolResult => ({ content: [{ type: 'text', text: JSON.stringify(x) }], ...(isError ? { isError: true } : {}) });
 
-/** The MCP server of one connection (one per transport). */
-export function createMcpServer(host: McpTutorHost, o: { instructions?: string } = {}): Server {
+/** The MCP server of one connection (one per transport). `stated`: the identity the client gave in its initialize request's headers. */
+export function createMcpServer(host: McpTutorHost, o: { instructions?: string; stated?: AgentIdentity } = {}): Server {
+  const stated = o.stated ?? {};
   const server = new Server(
     { name: 'educlaw-lab-lms', version: AGENT_PROTOCOL },
     {
@@ -239,7 +276,7 @@ export function createMcpServer(host: McpTutorHost, o: { instructions?: string }
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [...LMS_MCP_TOOLS, ...CONTROL_TOOLS] }));
   server.setRequestHandler(CallToolRequestSchema, async (req) => {
     const { name, arguments: args } = req.params;
-    if (!host.agent) host.setAgent(server.getClientVersion(), server.getClientCapabilities() as Record<string, unknown> | undefined);
+    if (!host.agent) host.setAgent(server.getClientVersion(), server.getClientCapabilities() as Record<string, unknown> | undefined, stated);
     return host.serialize(async () => {
       try {
         if (name === 'wait_for_event') return text(await host.next());
@@ -260,7 +297,7 @@ export function createMcpServer(host: McpTutorHost, o: { instructions?: string }
   });
   server.oninitialized = () => {
     try {
-      host.setAgent(server.getClientVersion(), server.getClientCapabilities() as Record<string, unknown> | undefined);
+      host.setAgent(server.getClientVersion(), server.getClientCapabilities() as Record<string, unknown> | undefined, stated);
     } catch (e) {
       host.log(`refused: ${errorMessage(e)}`);
       void server.close();
@@ -290,9 +327,68 @@ export interface HttpServing {
   close(): Promise<void>;
 }
 
+/** The headers an agent may name itself with on its initialize request (Streamable HTTP). */
+export const IDENTITY_HEADERS = { name: 'x-educlaw-agent-name', version: 'x-educlaw-agent-version', model: 'x-educlaw-model' } as const;
+
+function statedIdentity(headers: IncomingMessage['headers']): AgentIdentity {
+  const one = (h: string) => {
+    const v = headers[h];
+    const x = (Array.isArray(v) ? v[0] : v)?.trim();
+    return x ? x.slice(0, 200) : undefined;
+  };
+  const name = one(IDENTITY_HEADERS.name);
+  const version = one(IDENTITY_HEADERS.version);
+  const model = one(IDENTITY_HEADERS.model);
+  return { ...(name ? { name } : {}), ...(version ? { version } : {}), ...(model ? { model } : {}) };
+}
+
+const MAX_INIT_BODY = 1 << 20;
+
+/** The body of a request, read whole (an initialize request is small; larger bodies are refused). */
+function readBody(req: IncomingMessage): Promise<string | null> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let n = 0;
+    req.on('data', (c: Buffer) => {
+      n += c.length;
+      if (n > MAX_INIT_BODY) {
+        resolve(null);
+        req.destroy();
+      } else chunks.push(c);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', () => resolve(null));
+  });
+}
+
+/** The initialize request's clientInfo and capabilities, when the body is one (a JSON-RPC message or a batch holding one). */
+function initializeOf(body: unknown): { clientInfo?: { name: string; version: string }; capabilities?: Record<string, unknown> } | null {
+  const msgs = Array.isArray(body) ? body : [body];
+  for (const m of msgs) {
+    const x = m as { method?: unknown; params?: { clientInfo?: unknown; capabilities?: unknown } } | null;
+    if (x && typeof x === 'object' && x.method === 'initialize') {
+      const ci = x.params?.clientInfo as { name?: unknown; version?: unknown } | undefined;
+      return {
+        ...(ci && typeof ci.name === 'string' ? { clientInfo: { name: ci.name, version: typeof ci.version === 'string' ? ci.version : '' } } : {}),
+        ...(x.params?.capabilities && typeof x.params.capabilities === 'object' ? { capabilities: x.params.capabilities as Record<string, unknown> } : {}),
+      };
+    }
+  }
+  return null;
+}
+
+const rpcError = (res: ServerResponse, status: number, message: string) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+
 /**
- * Serves the host over Streamable HTTP at http://host:port/mcp, one session (one agent). The
- * session ends when the client deletes it (DELETE /mcp), or after `idleTimeoutS` without a request.
+ * Serves the host over Streamable HTTP at http://host:port/mcp, one agent at a time, in one
+ * session. The session ends when the client deletes it (DELETE /mcp), or after `idleTimeoutS`
+ * without a request. A new client's initialize while a session is held:
+ *  - replaces it when no run has started yet (a client that only listed the tools and left
+ *    without DELETE, such as the MCP Inspector CLI, no longer holds the server until the idle timeout);
+ *  - reattaches when it is the same agent (name and version as the trace records them): an agent
+ *    that crashed continues the open run where it was, turn and calls made included;
+ *  - is refused with 409 otherwise (another agent is tutoring a run).
+ * A request with a session id the server does not hold gets 404 (the MCP rule: initialize anew).
  */
 export async function serveHttp(host: McpTutorHost, o: { host: string; port: number; idleTimeoutS: number }): Promise<HttpServing> {
   let transport: StreamableHTTPServerTransport | null = null;
@@ -308,6 +404,23 @@ export async function serveHttp(host: McpTutorHost, o: { host: string; port: num
     }, o.idleTimeoutS * 1000);
     idle.unref();
   };
+  /** A new session for the client whose initialize request this is (the old one, if any, is closed without stopping the host). */
+  const open = async (req: IncomingMessage, res: ServerResponse, body: unknown) => {
+    const old = { transport, server };
+    if (old.server) old.server.onclose = undefined;
+    const t: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessionclosed: () => {
+        if (transport === t) finish();
+      } });
+    const sv = createMcpServer(host, { stated: statedIdentity(req.headers) });
+    transport = t;
+    server = sv;
+    sv.onclose = () => {
+      if (transport === t) finish();
+    };
+    await old.server?.close().catch(() => undefined);
+    await sv.connect(t);
+    await t.handleRequest(req, res, body);
+  };
   const http: HttpServer = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     if (path !== '/mcp') {
@@ -316,22 +429,47 @@ export async function serveHttp(host: McpTutorHost, o: { host: string; port: num
     }
     touch();
     const sid = req.headers['mcp-session-id'];
-    if (!transport) {
-      if (req.method !== 'POST' || sid) {
-        res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'no session: initialize first' }, id: null }));
+    if (sid !== undefined) {
+      if (!transport || sid !== transport.sessionId) {
+        rpcError(res, 404, 'unknown session (ended or replaced): initialize a new one');
         return;
       }
-      transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessionclosed: () => finish() });
-      server = createMcpServer(host);
-      server.onclose = () => finish();
-      void server.connect(transport).then(() => transport!.handleRequest(req, res));
+      void transport.handleRequest(req, res);
       return;
     }
-    if (sid !== undefined && sid !== transport.sessionId) {
-      res.writeHead(409, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'this server tutors for one agent at a time, and another session holds it' }, id: null }));
+    if (req.method !== 'POST') {
+      rpcError(res, 400, 'no session: initialize first (POST /mcp without Mcp-Session-Id)');
       return;
     }
-    void transport.handleRequest(req, res);
+    void (async () => {
+      const text = await readBody(req);
+      if (text === null) return rpcError(res, 413, `an initialize request is at most ${MAX_INIT_BODY} bytes`);
+      let body: unknown;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        return rpcError(res, 400, 'the body is not JSON');
+      }
+      const init = initializeOf(body);
+      if (!init) return rpcError(res, 400, 'no session: initialize first (this request has no Mcp-Session-Id and is not initialize)');
+      if (transport) {
+        const who = host.identityOf(init.clientInfo, init.capabilities, statedIdentity(req.headers));
+        const holder = host.agent;
+        if (holder && host.started) {
+          if (who.agent !== holder.agent || who.version !== holder.version) {
+            return rpcError(res, 409, `this server tutors for one agent at a time: ${holder.agent} ${holder.version} holds it and has started a run; it is freed when that session is deleted (DELETE /mcp) or after ${o.idleTimeoutS} s without a request (--idle-timeout); the same agent (name and version) may reattach`);
+          }
+          host.log(`${who.agent} ${who.version} reattached: the open run continues`);
+        } else {
+          if (holder) host.log(`a new client (${who.agent} ${who.version}) replaces ${holder.agent} ${holder.version}, which started no run`);
+          host.forgetAgent();
+        }
+      }
+      await open(req, res, body);
+    })().catch((e: unknown) => {
+      host.log(`request failed: ${errorMessage(e)}`);
+      if (!res.headersSent) rpcError(res, 500, errorMessage(e));
+    });
   });
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);

@@ -15,6 +15,7 @@ import { scoreTrace, type ScoreReport } from '../scoring/report';
 import { AXES, type AxisId } from '../scoring/axes';
 import { helpRequests } from '../scoring/metrics';
 import { tutorLabel } from '../scoring/labels';
+import type { RunWarningCode } from '../scoring/warnings';
 import type { RunSummary } from '../sweep/summary';
 import { TUTORS } from '../registry';
 import { externalParts } from '../tutors/external/protocol';
@@ -86,6 +87,8 @@ export interface RunDigest {
   help: { requests: number; unanswered: number; neglected: number } | null;
   /** What could not be derived because the events were not given. */
   missing: string[];
+  /** The run's set-up warnings (scoring/warnings.ts) by code; null: unknown (a stored report from before warnings). Absent in digests stored before them. */
+  warnings?: RunWarningCode[] | null;
 }
 
 /**
@@ -238,6 +241,7 @@ export function digestRun(run: AnalysisRun): RunDigest {
     actions: { ...zeroCounts(), ...report.actions },
     help: events ? helpNeglect(events) : null,
     missing,
+    warnings: (report.warnings ?? s?.warnings)?.map((w) => w.code) ?? (s ? [] : null),
   };
 }
 

@@ -32,13 +32,15 @@ export interface ReportOptions {
 
 export interface Overview {
   runs: number;
-  tutors: { tutor: string; runs: number; scenarios: number; seeds: number[]; voices: string[]; tracers: string[]; incomplete: number; judged: number }[];
+  tutors: { tutor: string; runs: number; scenarios: number; seeds: number[]; voices: string[]; tracers: string[]; incomplete: number; judged: number; warned: number }[];
   scenarios: string[];
   seeds: number[];
   voices: string[];
   tracers: string[];
   /** Runs that did not reach their horizon (their scores enter the analyses as scored). */
   incomplete: { runId: string; tutor: string; endReason: string | null }[];
+  /** Runs with set-up warnings (scoring/warnings.ts): a tutor that never acted, calls that kept failing, tool calls as text. */
+  warned: { runId: string; tutor: string; warnings: string[] }[];
   /** Runs given without their trace (what needs it is "needs the trace" for them). */
   withoutTrace: number;
   judged: number;
@@ -85,12 +87,14 @@ function overview(ds: readonly RunDigest[]): Overview {
       tracers: uniq(rs.map((r) => r.tracer ?? 'unknown')).sort(byText),
       incomplete: rs.filter((r) => !r.complete).length,
       judged: rs.filter((r) => r.panel !== null).length,
+      warned: rs.filter((r) => (r.warnings ?? []).length > 0).length,
     })),
     scenarios: uniq(ds.map((d) => d.scenarioId)).sort(byText),
     seeds: uniq(ds.map((d) => d.seed)).sort((a, b) => a - b),
     voices: uniq(ds.map((d) => d.voice ?? 'unknown')).sort(byText),
     tracers: uniq(ds.map((d) => d.tracer ?? 'unknown')).sort(byText),
     incomplete: ds.filter((d) => !d.complete).map((d) => ({ runId: d.runId, tutor: d.tutor, endReason: d.endReason })),
+    warned: ds.filter((d) => (d.warnings ?? []).length > 0).map((d) => ({ runId: d.runId, tutor: d.tutor, warnings: d.warnings ?? [] })),
     withoutTrace: ds.filter((d) => d.missing.includes('events')).length,
     judged: ds.filter((d) => d.panel !== null).length,
   };
@@ -146,17 +150,21 @@ function overviewSection(a: BenchmarkAnalyses, digests: readonly RunDigest[], pa
     `Pass rule for pass^k: \`${passRule}\`.`,
   ];
   if (o.incomplete.length) p.push(`${plural(o.incomplete.length, 'run')} did not reach the horizon and enter every analysis with what they scored: ${o.incomplete.map((r) => `${r.runId} (${r.tutor}, ${r.endReason ?? 'no run_end'})`).join(', ')}.`);
+  if (o.warned.length) {
+    const codes = [...new Set(o.warned.flatMap((w) => w.warnings))].sort(byText);
+    p.push(`Warning: ${plural(o.warned.length, 'run')} may measure a broken set-up rather than the tutor (docs/analyses.md#set-up-warnings): ${codes.map((c) => `${c} in ${list(o.warned.filter((w) => w.warnings.includes(c)).map((w) => `${w.runId} (${w.tutor})`))}`).join('; ')}.`);
+  }
   if (o.withoutTrace) p.push(`${plural(o.withoutTrace, 'run')} came without their trace: the reference curve, actions per day, neglect and the student voice are unknown for them (counted as "needs the trace").`);
   const mixed = o.tutors.filter((t) => t.tracers.length > 1);
   if (mixed.length) p.push(`Warning: ${list(mixed.map((t) => t.tutor))} ran on more than one learner model; their means pool learner models.`);
   const tutors = table(
     'tutors',
     'Runs per tutor',
-    ['Tutor', 'Runs', 'Scenarios', 'Seeds', 'Voices', 'Learner models', 'Did not reach horizon', 'Judged'],
-    [false, true, true, false, false, false, true, true],
-    o.tutors.map((t) => [t.tutor, String(t.runs), String(t.scenarios), t.seeds.join(', '), t.voices.join(', '), t.tracers.join(', '), String(t.incomplete), String(t.judged)]),
-    ['tutor', 'runs', 'scenarios', 'seeds', 'voices', 'tracers', 'incomplete', 'judged'],
-    o.tutors.map((t) => [t.tutor, t.runs, t.scenarios, t.seeds.join(' '), t.voices.join(' '), t.tracers.join(' '), t.incomplete, t.judged]),
+    ['Tutor', 'Runs', 'Scenarios', 'Seeds', 'Voices', 'Learner models', 'Did not reach horizon', 'Judged', 'Set-up warnings'],
+    [false, true, true, false, false, false, true, true, true],
+    o.tutors.map((t) => [t.tutor, String(t.runs), String(t.scenarios), t.seeds.join(', '), t.voices.join(', '), t.tracers.join(', '), String(t.incomplete), String(t.judged), String(t.warned)]),
+    ['tutor', 'runs', 'scenarios', 'seeds', 'voices', 'tracers', 'incomplete', 'judged', 'warned'],
+    o.tutors.map((t) => [t.tutor, t.runs, t.scenarios, t.seeds.join(' '), t.voices.join(' '), t.tracers.join(' '), t.incomplete, t.judged, t.warned]),
   );
   const runs = table(
     'runs',
@@ -164,8 +172,8 @@ function overviewSection(a: BenchmarkAnalyses, digests: readonly RunDigest[], pa
     [],
     [],
     [],
-    ['run_id', 'tutor', 'tutor_name', 'harness', 'model', 'scenario', 'persona', 'schedule', 'ability', 'tracer', 'voice', 'seed', 'horizon_days', 'reached_horizon', 'end_reason', 'panel', ...AXES.map((x) => x.id), 'probe_ceiling', 'help_requests', 'help_unanswered', 'help_neglected', ...ACTION_KINDS, 'missing'],
-    digests.map((d) => [d.runId, d.tutor, d.tutorName, d.harness, d.model, d.scenarioId, d.persona, d.schedule, d.ability, d.tracer, d.voice, d.seed, d.horizonDays, d.complete, d.endReason, d.panel, ...AXES.map((x) => d.axes[x.id]), d.ceiling, d.help?.requests ?? null, d.help?.unanswered ?? null, d.help?.neglected ?? null, ...ACTION_KINDS.map((k) => d.actions[k]), d.missing.join(' ')]),
+    ['run_id', 'tutor', 'tutor_name', 'harness', 'model', 'scenario', 'persona', 'schedule', 'ability', 'tracer', 'voice', 'seed', 'horizon_days', 'reached_horizon', 'end_reason', 'panel', ...AXES.map((x) => x.id), 'probe_ceiling', 'help_requests', 'help_unanswered', 'help_neglected', ...ACTION_KINDS, 'missing', 'warnings'],
+    digests.map((d) => [d.runId, d.tutor, d.tutorName, d.harness, d.model, d.scenarioId, d.persona, d.schedule, d.ability, d.tracer, d.voice, d.seed, d.horizonDays, d.complete, d.endReason, d.panel, ...AXES.map((x) => d.axes[x.id]), d.ceiling, d.help?.requests ?? null, d.help?.unanswered ?? null, d.help?.neglected ?? null, ...ACTION_KINDS.map((k) => d.actions[k]), d.missing.join(' '), d.warnings === undefined || d.warnings === null ? null : d.warnings.join(' ')]),
     ['Axis values are stored units: shares as fractions 0–1, learning gain as a fraction per day (× 100 = pp/day).'],
     { csvOnly: true },
   );

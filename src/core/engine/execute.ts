@@ -140,8 +140,11 @@ export async function openRun(record: RunRecord, env: RunEnv, opts: RunOptions =
   return { session, entry, tutor, replay };
 }
 
-/** Drives an automated tutor through a session: advance, let the tutor act, end the turn, until the run ends. */
-export async function driveTutor(session: Session, tutor: Tutor): Promise<RunResult> {
+/** A run's result, with what its tutor could not be told at the end (an external agent that missed the run_end notice). */
+export type DrivenResult = RunResult & { notices?: string[] };
+
+/** Drives an automated tutor through a session: advance, let the tutor act, end the turn, until the run ends; then tells the tutor the run ended (not traced). */
+export async function driveTutor(session: Session, tutor: Tutor): Promise<DrivenResult> {
   for (let turn = await session.advance(); turn; turn = await session.advance()) {
     try {
       await tutor.onWake(turn);
@@ -150,11 +153,19 @@ export async function driveTutor(session: Session, tutor: Tutor): Promise<RunRes
       turn.fail(e);
     }
   }
-  return session.result();
+  const res = session.result();
+  if (!tutor.onRunEnd || res.stoppedInReplay) return res;
+  let problem: string | null;
+  try {
+    problem = await tutor.onRunEnd({ runId: res.runId, reason: res.reason, message: res.message, events: res.events });
+  } catch (e) {
+    problem = e instanceof Error ? e.message : String(e);
+  }
+  return problem ? { ...res, notices: [problem] } : res;
 }
 
 /** Builds and runs (or resumes) a run with an automated tutor, to its end. */
-export async function executeRun(record: RunRecord, env: RunEnv, opts: RunOptions = {}): Promise<RunResult> {
+export async function executeRun(record: RunRecord, env: RunEnv, opts: RunOptions = {}): Promise<DrivenResult> {
   const run = await openRun(record, env, opts);
   if (!run.tutor) throw new SimError('TUTOR_NOT_AUTOMATED', `tutor "${run.entry.name}" is played by a person: open the run with openRun and hold its turns`);
   return driveTutor(run.session, run.tutor);

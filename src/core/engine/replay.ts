@@ -80,11 +80,12 @@ export class ReplayLlm implements LlmClient {
     if (rec.request.digest !== undefined && rec.request.digest !== requestDigest(req)) {
       return Promise.reject(new SimError('RESUME_DIVERGED', `the resumed run's request for model call ${rec.seq} (${rec.purpose}) differs from the one the stored trace recorded, so its recorded reply does not apply`));
     }
-    if (rec.response?.content && rec.response.content.length > MAX_RECORDED_CONTENT && CUT_MARKER.test(rec.response.content)) {
+    const cut = (t: string | null | undefined) => !!t && t.length > MAX_RECORDED_CONTENT && CUT_MARKER.test(t);
+    if (cut(rec.response?.content) || cut(rec.response?.reasoning)) {
       return Promise.reject(new SimError('RESUME_DIVERGED', `the stored trace kept only the first ${MAX_RECORDED_CONTENT} characters of model call ${rec.seq}'s reply, so this run cannot be replayed exactly past it`));
     }
     if (rec.response === null) return Promise.reject(new LlmError((rec.error?.code ?? 'LLM_SERVER') as LlmErrorCode, rec.error?.message ?? 'the recorded call failed', { retries: rec.retries }));
-    return Promise.resolve({ content: rec.response.content, toolCalls: rec.response.toolCalls, finishReason: rec.response.finishReason, usage: rec.usage, cost: rec.cost, retries: rec.retries });
+    return Promise.resolve({ content: rec.response.content, toolCalls: rec.response.toolCalls, finishReason: rec.response.finishReason, usage: rec.usage, cost: rec.cost, retries: rec.retries, ...(rec.response.textToolCalls ? { textToolCalls: rec.response.textToolCalls } : {}), ...(rec.response.reasoning !== undefined ? { reasoning: rec.response.reasoning } : {}) });
   }
 }
 

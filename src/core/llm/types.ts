@@ -9,6 +9,9 @@
 
 import { hashString } from '../rng';
 
+/** A text format of tool calls written in a reply's content (src/core/llm/text-tools.ts). */
+export type TextToolFormat = 'hermes' | 'mistral';
+
 export type ChatRole = 'system' | 'user' | 'assistant' | 'tool';
 
 /** A function call the model asked for. `arguments` is the JSON text exactly as the model wrote it. */
@@ -16,11 +19,18 @@ export interface ToolCallRequest {
   id: string;
   name: string;
   arguments: string;
+  /**
+   * Fields the provider put on the call beyond id, type and function, that it requires back with
+   * the call in the follow-up request (Gemini's `extra_content` with a thought signature). Present
+   * only when the provider sent some; echoed as given.
+   */
+  extra?: Record<string, unknown>;
 }
 
 export type ChatMessage =
   | { role: 'system' | 'user'; content: string }
-  | { role: 'assistant'; content: string | null; toolCalls?: ToolCallRequest[] }
+  /** reasoning: the model's reasoning as the provider returned it (sent back only to providers configured with echoReasoning). */
+  | { role: 'assistant'; content: string | null; toolCalls?: ToolCallRequest[]; reasoning?: string }
   | { role: 'tool'; toolCallId: string; content: string };
 
 /** A function the model may call (the LMS tools' `toolSpecs()` have exactly this shape). */
@@ -57,6 +67,13 @@ export interface ChatResponse {
   cost: number | null;
   /** How many times the request was retried (429, 5xx, timeouts) before this reply. */
   retries: number;
+  /**
+   * Present when the tool calls were read from the reply's text (the server returned none in
+   * `tool_calls`, the content held them in a known text format): which format. See text-tools.ts.
+   */
+  textToolCalls?: TextToolFormat;
+  /** The model's reasoning, when the provider returned it beside the content (`reasoning_content`, `reasoning`). */
+  reasoning?: string;
 }
 
 /** An OpenAI-compatible chat endpoint with one model. */
@@ -130,7 +147,8 @@ export interface ModelCallRecord {
   model: string;
   /** Sizes of the request, and a digest of all of it (messages, tools, parameters) that a resumed run checks its replayed calls against. */
   request: { messages: number; chars: number; tools: number; temperature: number | null; digest?: string };
-  response: { content: string | null; toolCalls: ToolCallRequest[]; finishReason: string | null } | null;
+  /** `textToolCalls`: the tool calls were read from the content's text in this format (the provider returned none natively). */
+  response: { content: string | null; toolCalls: ToolCallRequest[]; finishReason: string | null; textToolCalls?: TextToolFormat; reasoning?: string } | null;
   usage: TokenUsage | null;
   cost: number | null;
   retries: number;
@@ -148,7 +166,7 @@ export const MAX_RECORDED_CONTENT = 100_000;
 export const CUT_MARKER = /… \[\d+ more characters\]$/;
 
 function messageChars(m: ChatMessage): number {
-  let n = m.content?.length ?? 0;
+  let n = (m.content?.length ?? 0) + (m.role === 'assistant' ? (m.reasoning?.length ?? 0) : 0);
   if (m.role === 'assistant') for (const c of m.toolCalls ?? []) n += c.name.length + c.arguments.length;
   return n;
 }
@@ -163,6 +181,8 @@ export function requestDigest(req: ChatRequest): string {
     .toString(16)
     .padStart(8, '0');
 }
+
+const cutText = (t: string): string => (t.length > MAX_RECORDED_CONTENT ? `${t.slice(0, MAX_RECORDED_CONTENT)}… [${t.length - MAX_RECORDED_CONTENT} more characters]` : t);
 
 /** The trace record of a call (successful when `res` is given, failed when `error` is). */
 export function modelCallRecord(
@@ -181,8 +201,8 @@ export function modelCallRecord(
   };
   if ('res' in outcome) {
     const r = outcome.res;
-    const content = r.content === null ? null : r.content.length > MAX_RECORDED_CONTENT ? `${r.content.slice(0, MAX_RECORDED_CONTENT)}… [${r.content.length - MAX_RECORDED_CONTENT} more characters]` : r.content;
-    return { ...base, response: { content, toolCalls: r.toolCalls, finishReason: r.finishReason }, usage: r.usage, cost: r.cost, retries: r.retries };
+    const content = r.content === null ? null : cutText(r.content);
+    return { ...base, response: { content, toolCalls: r.toolCalls, finishReason: r.finishReason, ...(r.textToolCalls ? { textToolCalls: r.textToolCalls } : {}), ...(r.reasoning !== undefined ? { reasoning: cutText(r.reasoning) } : {}) }, usage: r.usage, cost: r.cost, retries: r.retries };
   }
   const e = outcome.error;
   const code = isLlmError(e) ? e.code : 'LLM_UNKNOWN';

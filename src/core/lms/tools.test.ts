@@ -41,6 +41,29 @@ describe('tutor tools', () => {
     expect(TOOL_NAMES.filter((n) => actionKindOf(n) !== null).sort()).toEqual(['adjust_level', 'assign_items', 'provide_content', 'send_message', 'stay_silent']);
   });
 
+  it('schemas are portable (issue 35): no ±MAX_SAFE_INTEGER bounds, integer enums not anyOf of const, and assign_items cannot be {} by its schema', () => {
+    const specs = toolSpecs();
+    const walk = (x: unknown, f: (o: Record<string, unknown>) => void): void => {
+      if (Array.isArray(x)) x.forEach((y) => walk(y, f));
+      else if (x && typeof x === 'object') {
+        f(x as Record<string, unknown>);
+        Object.values(x).forEach((y) => walk(y, f));
+      }
+    };
+    for (const s of specs)
+      walk(s.parameters, (o) => {
+        expect([o.minimum, o.maximum], s.name).not.toContain(Number.MAX_SAFE_INTEGER);
+        expect([o.minimum, o.maximum], s.name).not.toContain(Number.MIN_SAFE_INTEGER);
+        if (Array.isArray(o.anyOf)) for (const m of o.anyOf) expect((m as { const?: unknown }).const, s.name).toBeUndefined();
+      });
+    const spec = (n: string) => specs.find((x) => x.name === n)!.parameters as { properties: Record<string, unknown>; anyOf?: unknown };
+    expect(spec('adjust_level').properties.level).toEqual({ type: 'integer', enum: [1, 2, 3], description: 'Difficulty level: 1 easiest, 3 hardest.' });
+    expect(spec('assign_items').anyOf).toEqual([{ required: ['item_ids'] }, { required: ['skill_id'] }]);
+    // The schema's rule is the run's: {} is refused, either property alone is accepted.
+    const { ctx } = setup();
+    expect(err(runTool('assign_items', {}, ctx())).code).toBe('INVALID_ARGS');
+  });
+
   it('unknown tools and non-object arguments are structured errors', () => {
     const { ctx } = setup();
     expect(err(runTool('delete_student', {}, ctx())).code).toBe('UNKNOWN_TOOL');

@@ -39,6 +39,11 @@ export interface ToolDef<S extends z.ZodType = z.ZodType> {
   kind: ToolKind;
   description: string;
   args: S;
+  /**
+   * Properties of which the call must give one (the run checks "exactly one"): written into the
+   * JSON Schema as `anyOf` of `required`, so that schema-constrained decoding cannot produce `{}`.
+   */
+  requireOneOf?: readonly string[];
   run(args: z.infer<S>, ctx: ToolContext): unknown;
 }
 
@@ -162,6 +167,7 @@ export const TOOLS = [
         note: z.string().max(500).default(''),
       })
       .strict(),
+    requireOneOf: ['item_ids', 'skill_id'],
     run: (a, ctx) => {
       if ((a.item_ids === undefined) === (a.skill_id === undefined)) throw new ToolError('INVALID_ARGS', 'give exactly one of item_ids or skill_id');
       let ids: string[];
@@ -260,10 +266,36 @@ export function actionKindOf(name: string): ActionKind | null {
   return name as ActionKind;
 }
 
+/**
+ * The JSON Schema zod writes, made portable across providers' schema converters (issue 35): an
+ * integer's ±Number.MAX_SAFE_INTEGER bounds (zod's default for .int(), which no tool means) are
+ * dropped, and a union of integer constants (adjust_level's level) is written
+ * `{"type":"integer","enum":[…]}` rather than `anyOf` of `const`, which Gemini's converter refuses.
+ * Validation is unchanged: the zod schemas check every call.
+ */
+function portable(x: unknown): unknown {
+  if (Array.isArray(x)) return x.map(portable);
+  if (!x || typeof x !== 'object') return x;
+  const o = { ...(x as Record<string, unknown>) };
+  if (o.type === 'integer') {
+    if (o.minimum === Number.MIN_SAFE_INTEGER) delete o.minimum;
+    if (o.maximum === Number.MAX_SAFE_INTEGER) delete o.maximum;
+  }
+  const any = o.anyOf;
+  if (Array.isArray(any) && any.length > 0 && any.every((m) => m && typeof m === 'object' && Number.isInteger((m as { const?: unknown }).const) && Object.keys(m as object).every((k) => k === 'const' || k === 'type'))) {
+    const { anyOf: _a, ...rest } = o;
+    return { type: 'integer', enum: any.map((m) => (m as { const: number }).const), ...rest };
+  }
+  for (const [k, v] of Object.entries(o)) o[k] = portable(v);
+  return o;
+}
+
 /** Function-calling descriptions of every tool (name, description, JSON Schema parameters). */
 export function toolSpecs(): { name: string; description: string; parameters: object }[] {
   return TOOLS.map((t) => {
-    const { $schema: _drop, ...parameters } = z.toJSONSchema(t.args, { io: 'input' }) as Record<string, unknown>;
+    const { $schema: _drop, ...raw } = z.toJSONSchema(t.args, { io: 'input' }) as Record<string, unknown>;
+    const parameters = portable(raw) as Record<string, unknown>;
+    if (t.requireOneOf?.length) parameters.anyOf = t.requireOneOf.map((k) => ({ required: [k] }));
     return { name: t.name, description: t.description, parameters };
   });
 }

@@ -1,4 +1,5 @@
 import type { TraceEvent, ActionKind, TerminationReason } from '../trace/types';
+import { runWarnings, type RunWarning } from './warnings';
 import { actionCounts, independence, leakage, learningGain, responsiveness, type CurvePoint, type Scored } from './metrics';
 import { judgedAxes, type JudgedSummary } from '../judges/aggregate';
 import { answerExtraction, type ExtractionDetail } from './answer-extraction';
@@ -52,6 +53,8 @@ export interface ScoreReport {
     /** LLM student voice: how often the rendered attempt disagreed with the decided correctness. */
     voice: VoiceFidelity | null;
   };
+  /** A broken set-up that still scores (a tutor that never acted, calls that keep failing, tool calls as text): scoring/warnings.ts. Absent in reports stored before warnings existed. */
+  warnings?: RunWarning[];
 }
 
 const withReason = <D>(s: Scored<D>) => ({ ...s.detail, ...(s.reason ? { reason: s.reason } : {}) });
@@ -101,5 +104,6 @@ export function scoreTrace(events: readonly TraceEvent[]): ScoreReport {
       llm: llmUsage(events),
       voice: voiceFidelity(events),
     },
+    warnings: runWarnings(events),
   };
 }

@@ -8,6 +8,7 @@ import { ACTION_KINDS } from '../trace/types';
 import { scoreTrace } from '../scoring/report';
 import { SWEEP_AXES, type AxisStat, type SweepAxis } from '../scoring/axes';
 import { learnerActivity, type LearnerActivity } from '../scoring/activity';
+import type { RunWarning } from '../scoring/warnings';
 import { meanCi95 } from '../stats/index';
 
 export { SWEEP_AXES, type AxisStat, type SweepAxis };
@@ -30,6 +31,8 @@ export interface RunSummary {
   axes: Record<SweepAxis, number | null>;
   actions: Record<ActionKind, number>;
   activity: LearnerActivity;
+  /** The run's warnings (scoring/warnings.ts), present only when it has any. */
+  warnings?: RunWarning[];
 }
 
 export function summarizeRun(events: readonly TraceEvent[], source: string): RunSummary {
@@ -52,6 +55,7 @@ export function summarizeRun(events: readonly TraceEvent[], source: string): Run
     axes: Object.fromEntries(SWEEP_AXES.map((a) => [a.id, a.value(r)])) as Record<SweepAxis, number | null>,
     actions: r.actions,
     activity: learnerActivity(events),
+    ...(r.warnings?.length ? { warnings: r.warnings } : {}),
   };
 }
 

@@ -18,6 +18,7 @@
  * assistant's last reply without tool calls, or an empty assistant message when it has none.
  */
 import { z } from 'zod';
+import { hashString } from '../rng';
 import type { EventOf, RunStartEvent, TraceEvent } from '../trace/types';
 import type { WakeEventKind } from '../scenario/schema';
 import { ACTION_KINDS } from '../trace/types';
@@ -34,13 +35,23 @@ import { verdictValue } from '../judges/aggregate';
 import type { JudgedAxis } from '../judges/rubrics';
 import { externalParts } from '../tutors/external/protocol';
 
-export const TRAJECTORY_FORMAT = 'educlaw-trajectory/1';
+/**
+ * v2 (issue 35): `tutor.model` and `tutor.harness` are strings ("" for none) and the tutor's config
+ * is JSON text (`tutor.config_json`), so files of different tutors load and concatenate as one
+ * table (Arrow: a column is one type); `sample_id` tells apart runs that share a run id; `group`
+ * and `split` keep the turns of one simulated student on one side of a split.
+ */
+export const TRAJECTORY_FORMAT = 'educlaw-trajectory/2';
+
+/** The splits, by a hash of the line's group: about 80% train, 10% validation, 10% test. */
+export const TRAJECTORY_SPLITS = ['train', 'validation', 'test'] as const;
 
 const ToolCallSchema = z.object({ id: z.string().min(1), type: z.literal('function'), function: z.object({ name: z.string(), arguments: z.string() }).strict() }).strict();
 export const ChatMessageSchema = z.discriminatedUnion('role', [
   z.object({ role: z.literal('system'), content: z.string() }).strict(),
   z.object({ role: z.literal('user'), content: z.string() }).strict(),
-  z.object({ role: z.literal('assistant'), content: z.string().nullable(), tool_calls: z.array(ToolCallSchema).min(1).optional() }).strict(),
+  /** reasoning_content: the model's reasoning, when its provider returned it (recorded replies only). */
+  z.object({ role: z.literal('assistant'), content: z.string().nullable(), reasoning_content: z.string().optional(), tool_calls: z.array(ToolCallSchema).min(1).optional() }).strict(),
   z.object({ role: z.literal('tool'), tool_call_id: z.string().min(1), content: z.string() }).strict(),
 ]);
 export type TrajectoryMessage = z.infer<typeof ChatMessageSchema>;
@@ -114,7 +125,14 @@ const common = {
   run_id: z.string(),
   scenario_id: z.string(),
   seed: z.number().int(),
-  tutor: z.object({ name: z.string(), config: z.record(z.string(), z.unknown()), label: z.string(), harness: z.string().nullable(), model: z.string().nullable() }).strict(),
+  /** Unique per run (a trace): the run id and a digest of the trace without its judge verdicts. Several runs can share a run id (the same tutor label, scenario and seed: another provider, temperature or sample). */
+  sample_id: z.string(),
+  /** The simulated student: scenario and seed. Turns (and runs) of one student are correlated: split by group, never by line. */
+  group: z.string(),
+  /** By a hash of the group: train, validation or test (about 80/10/10). */
+  split: z.enum(TRAJECTORY_SPLITS),
+  /** harness and model: "" when the tutor has none (built-in tutors). config_json: the tutor's config as JSON text. */
+  tutor: z.object({ name: z.string(), config_json: z.string(), label: z.string(), harness: z.string(), model: z.string() }).strict(),
   /** "model_calls": assistant messages from the recorded replies; "tool_calls": made from the tool calls. */
   source: z.enum(['model_calls', 'tool_calls']),
   messages: z.array(ChatMessageSchema).min(2),
@@ -141,6 +159,40 @@ export interface TrajectoryOptions {
   per?: 'turn' | 'run';
   /** The system message (default: the LLM tutors' system prompt for the run's horizon). */
   system?: string;
+  /**
+   * One tool call per assistant message: a reply with several calls becomes, per call, an
+   * assistant message with that call followed by its result (the reply's text and reasoning on the
+   * first). For chat templates that take one call per message (Llama 3.1 style).
+   */
+  oneCallPerMessage?: boolean;
+}
+
+/** A turn's messages with every multi-call assistant message split into one call per message, each followed by its result. */
+export function oneCallPerMessage(messages: readonly TrajectoryMessage[]): TrajectoryMessage[] {
+  const out: TrajectoryMessage[] = [];
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i]!;
+    if (m.role !== 'assistant' || !m.tool_calls || m.tool_calls.length < 2) {
+      out.push(m);
+      continue;
+    }
+    // The results that follow this message, by call id (the loop answers every call, in order).
+    const results = new Map<string, TrajectoryMessage>();
+    let j = i + 1;
+    for (; j < messages.length; j++) {
+      const r = messages[j]!;
+      if (r.role !== 'tool' || !m.tool_calls.some((c) => c.id === r.tool_call_id)) break;
+      results.set(r.tool_call_id, r);
+    }
+    const { tool_calls: calls, ...rest } = m;
+    calls.forEach((c, k) => {
+      out.push(k === 0 ? { ...rest, tool_calls: [c] } : { role: 'assistant', content: null, tool_calls: [c] });
+      const r = results.get(c.id);
+      if (r) out.push(r);
+    });
+    i = j - 1;
+  }
+  return out;
 }
 
 /** The tool specs as OpenAI's `tools` parameter. */
@@ -212,7 +264,7 @@ function turnMessages(turnEvents: readonly TraceEvent[], turn: number): { messag
       flush();
       fromReplies = true;
       const calls = e.response.toolCalls;
-      out.push({ role: 'assistant', content: replyText(e), ...(calls.length ? { tool_calls: calls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: c.arguments } })) } : {}) });
+      out.push({ role: 'assistant', content: replyText(e), ...(e.response.reasoning !== undefined ? { reasoning_content: e.response.reasoning } : {}), ...(calls.length ? { tool_calls: calls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: c.arguments } })) } : {}) });
       pending = calls.map((c) => ({ id: c.id, name: c.name }));
     } else if (e.type === 'tool_call') {
       const p = pending[0];
@@ -332,21 +384,38 @@ function buildTurns(events: readonly TraceEvent[]): TurnBuild[] {
   return out;
 }
 
+/** A digest of the run (its events without judge verdicts, which re-judging replaces): 8 hex digits. */
+function runDigest(events: readonly TraceEvent[]): string {
+  let text = '';
+  for (const e of events) if (e.type !== 'judge_panel' && e.type !== 'judge_verdict') text += JSON.stringify(e) + '\n';
+  return hashString(text).toString(16).padStart(8, '0');
+}
+
+/** A group's split, from a hash of its name: the same group is always on the same side. */
+export function splitOf(group: string): (typeof TRAJECTORY_SPLITS)[number] {
+  const b = hashString(`split:${group}`) % 10;
+  return b < 8 ? 'train' : b < 9 ? 'validation' : 'test';
+}
+
 /** The trajectory lines of one trace (a run's events, judge verdicts included when judged). */
 export function trajectories(events: readonly TraceEvent[], o: TrajectoryOptions = {}): TrajectoryLine[] {
   const start = events[0];
   if (!start || start.type !== 'run_start') throw new Error('a trace starts with run_start');
   const horizon = start.scenario.horizonDays;
   const system: TrajectoryMessage = { role: 'system', content: o.system ?? TUTOR_SYSTEM(horizon) };
-  const turns = buildTurns(events);
+  const turns = buildTurns(events).map((t) => (o.oneCallPerMessage ? { ...t, messages: oneCallPerMessage(t.messages) } : t));
   const source = turns.some((t) => t.fromReplies) ? ('model_calls' as const) : ('tool_calls' as const);
   const { harness, model } = harnessModel(start);
+  const group = `${start.scenario.id}__s${start.scenario.seed}`;
   const head = {
     format: TRAJECTORY_FORMAT,
     run_id: start.runId,
+    sample_id: `${start.runId}@${runDigest(events)}`,
+    group,
+    split: splitOf(group),
     scenario_id: start.scenario.id,
     seed: start.scenario.seed,
-    tutor: { name: start.tutor.name, config: start.tutor.config ?? {}, label: tutorLabel(start.tutor), harness, model },
+    tutor: { name: start.tutor.name, config_json: JSON.stringify(start.tutor.config ?? {}), label: tutorLabel(start.tutor), harness: harness ?? '', model: model ?? '' },
     source,
   } as const;
   const run = runSignals(events);

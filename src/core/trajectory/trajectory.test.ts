@@ -12,6 +12,8 @@ import {
   MockLlm,
   PANEL_DEFAULTS,
   TRAJECTORY_FORMAT,
+  splitOf,
+  oneCallPerMessage,
   TrajectoryLineSchema,
   judgeTrace,
   llmTutorConfig,
@@ -198,7 +200,7 @@ describe('trajectory export', () => {
   it('a built-in tutor: one assistant message per tool call (source tool_calls); a cut-short run exports what it has', async () => {
     const res = await runWith(miniScenario(), 'planner', { seed: 2 });
     const lines = trajectories(res.events).map((l) => TrajectoryLineSchema.parse(JSON.parse(JSON.stringify(l))) as TurnLine);
-    expect(lines.every((l) => l.source === 'tool_calls' && l.tutor.harness === null && l.tutor.label === 'planner')).toBe(true);
+    expect(lines.every((l) => l.source === 'tool_calls' && l.tutor.harness === '' && l.tutor.model === '' && l.tutor.label === 'planner')).toBe(true);
     const calls = of(res.events, 'tool_call');
     const assistant = lines.flatMap((l) => l.messages.filter((m) => m.role === 'assistant' && m.tool_calls));
     expect(assistant.map((m) => (m.role === 'assistant' ? m.tool_calls!.map((c) => c.function.name) : []))).toEqual(calls.map((c) => [c.tool]));
@@ -209,5 +211,47 @@ describe('trajectory export', () => {
     expect(r!.signals.run).toMatchObject({ complete: false, end_reason: null });
     expect(r!.signals.days.map((d) => d.day)).toEqual([1, 2]);
     expect(r!.signals.days[1]!.solve_rate_end).toBeNull();
+  });
+
+  it('lines of different tutors have one shape (v2, issue 35): model and harness are strings, the config is JSON text, so files load and concatenate as one table', async () => {
+    const planner = trajectories((await runWith(miniScenario(), 'planner', { seed: 2 })).events);
+    const silent = trajectories((await runWith(miniScenario(), 'silent', { seed: 2 })).events);
+    // The shape of a line as a columnar reader infers it: each field's type (null is its own type in Arrow).
+    const shape = (x: unknown): unknown => (x === null ? 'null' : Array.isArray(x) ? 'list' : typeof x === 'object' ? Object.fromEntries(Object.entries(x as object).filter(([k]) => k !== 'messages' && k !== 'tools' && k !== 'signals').map(([k, v]) => [k, shape(v)])) : typeof x);
+    expect(shape(planner[0])).toEqual(shape(silent[0]));
+    expect(shape(planner[0])).toMatchObject({ tutor: { name: 'string', config_json: 'string', label: 'string', harness: 'string', model: 'string' } });
+    expect(JSON.parse(planner[0]!.tutor.config_json)).toEqual({});
+  });
+
+  it('sample_id tells apart runs that share a run id; group and split keep one simulated student on one side', async () => {
+    const a = trajectories((await runWith(miniScenario(), 'planner', { seed: 2 })).events);
+    const b = trajectories((await runWith(miniScenario(), 'planner', { seed: 2, chatInstruction: true })).events);
+    expect(a[0]!.run_id).toBe(b[0]!.run_id);
+    expect(a[0]!.sample_id).not.toBe(b[0]!.sample_id);
+    expect(new Set(a.map((l) => l.sample_id)).size).toBe(1);
+    expect(a[0]!.sample_id).toMatch(/^mini-3day__planner__s2@[0-9a-f]{8}$/);
+    const s = trajectories((await runWith(miniScenario(), 'silent', { seed: 2 })).events);
+    expect([...new Set([...a, ...s].map((l) => `${l.group}:${l.split}`))]).toEqual([`mini-3day__s2:${splitOf('mini-3day__s2')}`]);
+    const splits = Array.from({ length: 400 }, (_, i) => splitOf(`scenario__s${i}`));
+    expect(splits.filter((x) => x === 'train').length / 400).toBeGreaterThan(0.7);
+    expect(new Set(splits)).toEqual(new Set(['train', 'validation', 'test']));
+  });
+
+  it('--one-call-per-message: a reply with several calls becomes one assistant message per call, each followed by its result (Llama 3.1 templates)', () => {
+    const msgs: TrajectoryMessage[] = [
+      { role: 'user', content: 'wake' },
+      { role: 'assistant', content: 'Two things.', tool_calls: [{ id: 'a', type: 'function', function: { name: 'get_gradebook', arguments: '{}' } }, { id: 'b', type: 'function', function: { name: 'send_message', arguments: '{"text":"hi"}' } }] },
+      { role: 'tool', tool_call_id: 'a', content: 'A' },
+      { role: 'tool', tool_call_id: 'b', content: 'B' },
+      { role: 'assistant', content: 'done' },
+    ];
+    expect(oneCallPerMessage(msgs)).toEqual([
+      { role: 'user', content: 'wake' },
+      { role: 'assistant', content: 'Two things.', tool_calls: [{ id: 'a', type: 'function', function: { name: 'get_gradebook', arguments: '{}' } }] },
+      { role: 'tool', tool_call_id: 'a', content: 'A' },
+      { role: 'assistant', content: null, tool_calls: [{ id: 'b', type: 'function', function: { name: 'send_message', arguments: '{"text":"hi"}' } }] },
+      { role: 'tool', tool_call_id: 'b', content: 'B' },
+      { role: 'assistant', content: 'done' },
+    ]);
   });
 });

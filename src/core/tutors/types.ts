@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { WakeEventKind } from '../scenario/schema';
-import type { ToolResult } from '../trace/types';
+import type { ToolResult, TraceEvent } from '../trace/types';
 import type { Rng } from '../rng';
 import type { LlmClient, ModelCallRecord } from '../llm/types';
 import type { HttpTransport } from './external/transport';
@@ -43,6 +43,20 @@ export interface TutorContext {
  */
 export interface Tutor {
   onWake(ctx: TutorContext): Promise<void>;
+  /**
+   * Told once, after the run ended (its run_end is recorded): nothing it does enters the trace. An
+   * external agent is told how the run went. Answers a problem to report (a notice the agent did
+   * not get), or null.
+   */
+  onRunEnd?(end: RunEndNotice): Promise<string | null>;
+}
+
+/** What a tutor is told when its run ended. */
+export interface RunEndNotice {
+  runId: string;
+  reason: string;
+  message: string | null;
+  events: readonly TraceEvent[];
 }
 
 export interface TutorFactoryOptions {

@@ -23,6 +23,7 @@ import type { ModelCallRecord } from '../../llm/types';
 import { CUT_MARKER, MAX_RECORDED_CONTENT } from '../../llm/types';
 import type { EventOf, TraceEvent } from '../../trace/types';
 import { hashString } from '../../rng';
+import { runWarnings } from '../../scoring/warnings';
 import { SimError } from '../../errors';
 import { LMS_TOOL_SPECS } from '../llm/loop';
 import type { HttpReply, HttpTransport } from './transport';
@@ -84,14 +85,30 @@ export function httpTutorConfig(input: Record<string, unknown>): HttpTutorConfig
   return { url, name: name ?? new URL(url).host, ...rest };
 }
 
-/** A tool call as the agent writes it. `args`: an object, or its JSON text (as a model writes it); absent: {}. */
+const ArgsSchema = z.union([z.record(z.string(), z.unknown()), z.string()]).optional();
+/** Argument fields of other tool-call formats that this protocol does not read: a call using one is refused by name, never run with no arguments. */
+const FOREIGN_ARGS = ['parameters', 'input'] as const;
+
+/**
+ * A tool call as the agent writes it. `args`: an object, or its JSON text (as a model writes it);
+ * absent: {}. `arguments` (OpenAI's name, what an agent forwarding a model's tool_calls writes) is
+ * read as `args`; both at once, or `parameters`/`input` instead, is a reply that cannot be used
+ * (issue 35: an agent writing `arguments` got INVALID_ARGS on every call and a run that scored).
+ */
 const AgentCallSchema = z
   .object({
     id: z.string().min(1).max(200).optional(),
     name: z.string().min(1).max(200),
-    args: z.union([z.record(z.string(), z.unknown()), z.string()]).optional(),
+    args: ArgsSchema,
+    arguments: ArgsSchema,
   })
-  .loose();
+  .loose()
+  .superRefine((c, ctx) => {
+    if (c.args !== undefined && c.arguments !== undefined) ctx.addIssue({ code: 'custom', message: 'give the arguments once, as "args" (or "arguments"), not both', path: ['arguments'] });
+    if (c.args === undefined && c.arguments === undefined)
+      for (const k of FOREIGN_ARGS) if ((c as Record<string, unknown>)[k] !== undefined) ctx.addIssue({ code: 'custom', message: `"${k}" is not read: this protocol's arguments field is "args" (or "arguments")`, path: [k] });
+  })
+  .transform(({ arguments: a, ...c }) => (c.args === undefined && a !== undefined ? { ...c, args: a } : c));
 
 /** Most calls one reply may carry. */
 export const MAX_CALLS_PER_REPLY = 50;
@@ -115,6 +132,20 @@ export const HelloReplySchema = z
     agent: z.object({ name: z.string().trim().min(1).max(80), version: z.string().trim().max(80).optional(), model: z.string().trim().max(200).optional() }).loose(),
   })
   .loose();
+
+/** The POST after a run ended (docs/bring-your-own-tutor.md#http): how it went. Any 2xx answers it; the body is not read. */
+export interface RunEndBody {
+  protocol: typeof HTTP_PROTOCOL;
+  type: 'run_end';
+  run_id: string;
+  reason: string;
+  message: string | null;
+  days: number | null;
+  turns: number;
+  calls: number;
+  failed_calls: number;
+  warnings: { code: string; message: string }[];
+}
 
 /** Body of a wake or continue POST (docs/bring-your-own-tutor.md#http). */
 export interface WakeBody {
@@ -222,6 +253,33 @@ function createHttpTutor(cfg: HttpTutorConfig, http: HttpTransport, runId: strin
   }
 
   return {
+    /**
+     * After run_end: one POST {"type":"run_end", …} telling the agent how the run ended (reason,
+     * days, its calls and failed calls, set-up warnings). One try, not recorded (the trace is
+     * complete without it): a failure is answered as a notice for the caller to show.
+     */
+    async onRunEnd(end) {
+      const endEv = end.events.find((e): e is EventOf<'run_end'> => e.type === 'run_end');
+      const calls = end.events.filter((e): e is EventOf<'tool_call'> => e.type === 'tool_call');
+      const body: RunEndBody = {
+        protocol: HTTP_PROTOCOL,
+        type: 'run_end',
+        run_id: end.runId,
+        reason: end.reason,
+        message: end.message,
+        days: endEv?.days ?? null,
+        turns: end.events.filter((e) => e.type === 'turn_end').length,
+        calls: calls.length,
+        failed_calls: calls.filter((c) => !c.result.ok).length,
+        warnings: runWarnings(end.events).map((w) => ({ code: w.code, message: w.message })),
+      };
+      try {
+        const res = await http.post(cfg.url, JSON.stringify(body), post);
+        return res.status >= 200 && res.status < 300 ? null : `agent ${cfg.name} answered HTTP ${res.status} to the run_end notice`;
+      } catch (e) {
+        return `agent ${cfg.name} was not told the run ended: ${e instanceof Error ? e.message : String(e)}`;
+      }
+    },
     async onWake(ctx) {
       const wake = wakeView(ctx.wake);
       let results: CallResultView[] = [];

@@ -60,7 +60,7 @@ export async function runToolLoop(ctx: TutorContext, messages: ChatMessage[], o:
   for (let step = 0; step < o.maxSteps; step++) {
     const req: ChatRequest = { messages: [...messages, ...added], tools: LMS_TOOL_SPECS, toolChoice: 'auto', temperature: o.temperature, ...(o.maxTokens ? { maxTokens: o.maxTokens } : {}) };
     const res = await tracedChat(ctx, o.llm, 'tutor', o.purpose, req);
-    added.push({ role: 'assistant', content: res.content, ...(res.toolCalls.length ? { toolCalls: res.toolCalls } : {}) });
+    added.push({ role: 'assistant', content: res.content, ...(res.toolCalls.length ? { toolCalls: res.toolCalls } : {}), ...(res.reasoning !== undefined ? { reasoning: res.reasoning } : {}) });
     if (res.toolCalls.length === 0) return { added, actions, end: 'answered' };
     let end: LoopOutcome['end'] | null = null;
     for (const call of res.toolCalls) {

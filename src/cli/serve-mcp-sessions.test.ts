@@ -1,0 +1,124 @@
+/**
+ * serve-mcp over Streamable HTTP with clients as they really behave (issue 35): the MCP Inspector
+ * CLI lists the tools and leaves without DELETE; an agent crashes mid-run and comes back; a second
+ * agent knocks while a run is going; frameworks that send a generic clientInfo (FastMCP: "mcp",
+ * "0.1.0") and cannot send experimental capabilities name themselves with headers, or the operator
+ * names them.
+ */
+import { describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { parseJsonl, type TraceEvent } from '../core/index';
+import { MINI_PATH } from '../testing/fixtures';
+import { AGENT, callJson, runClient, tutor } from '../../examples/mcp-client/client';
+import { teach } from '../../examples/mcp-client/policy';
+
+const SEED = 9;
+const CLI = ['--import', 'tsx', 'src/cli/main.ts'];
+
+async function serve(out: string, extra: string[] = []) {
+  const proc = spawn(process.execPath, [...CLI, 'serve-mcp', '--scenario', MINI_PATH, '--tracer', 'bkt', '--seed', String(SEED), '--out', out, '--transport', 'http', '--port', '0', ...extra], { cwd: process.cwd(), stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    proc.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+      const m = /listening on (\S+)/.exec(stderr);
+      if (m) resolve(m[1]!);
+    });
+    proc.once('exit', (code) => reject(new Error(`serve-mcp exited (${code}): ${stderr}`)));
+  });
+  const exited = new Promise<number | null>((r) => proc.once('exit', (code) => r(code)));
+  return { url, exited, stderr: () => stderr, kill: () => proc.kill() };
+}
+
+const initialize = (name: string, version: string) => ({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name, version } } });
+const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
+  fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: JSON.stringify(body) });
+
+function trace(out: string) {
+  const t = parseJsonl(readFileSync(out, 'utf8'));
+  const start = t.events[0] as Extract<TraceEvent, { type: 'run_start' }>;
+  return { t, start, end: t.events.find((e) => e.type === 'run_end') };
+}
+
+describe('serve-mcp over HTTP: sessions as real clients use them', () => {
+  it('a client that lists the tools and leaves without DELETE (the Inspector CLI) no longer holds the server: the next agent tutors the run', async () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'educlaw-mcp-')), 'inspected.jsonl');
+    const s = await serve(out);
+    try {
+      const inspector = new Client({ name: 'inspector-client', version: '0.15.0' });
+      await inspector.connect(new StreamableHTTPClientTransport(new URL(s.url)));
+      expect((await inspector.listTools()).tools).toHaveLength(13);
+      await inspector.close(); // closes the connection; sends no DELETE
+      const stats = await runClient(new StreamableHTTPClientTransport(new URL(s.url)), { model: 'gpt-test' });
+      expect(stats.runs).toEqual([`mini-3day__mcp-example-mcp-tutor-gpt-test__s${SEED}`]);
+      expect(await s.exited).toBe(0);
+      const { start, end } = trace(out);
+      expect(start.tutor.config).toMatchObject({ agent: AGENT.name, version: AGENT.version, model: 'gpt-test' });
+      expect(end).toMatchObject({ reason: 'horizon_reached' });
+      expect(s.stderr()).toMatch(/a new client \(example-mcp-tutor 1\.0\.0\) replaces inspector-client 0\.15\.0, which started no run/);
+    } finally {
+      s.kill();
+    }
+  });
+
+  it('an agent that crashed mid-run reattaches (same name and version) and finishes it; another agent gets 409; an unknown session 404', async () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'educlaw-mcp-')), 'reattach.jsonl');
+    const s = await serve(out);
+    try {
+      const first = new Client(AGENT);
+      await first.connect(new StreamableHTTPClientTransport(new URL(s.url)));
+      for (let turns = 0; turns < 4; turns++) {
+        const ev = await callJson<{ type: string; wake: Parameters<typeof teach>[0] }>(first, 'wait_for_event');
+        expect(ev.type).toBe('wake');
+        const g = teach(ev.wake);
+        for (let st = g.next(); !st.done; ) st = g.next(await callJson(first, st.value[0], st.value[1]));
+        await callJson(first, 'end_turn');
+      }
+      await first.close(); // the agent "crashes": no DELETE
+
+      const other = await post(s.url, initialize('someone-else', '2.0'));
+      expect(other.status).toBe(409);
+      expect(((await other.json()) as { error: { message: string } }).error.message).toMatch(/example-mcp-tutor 1\.0\.0 holds it and has started a run.*DELETE \/mcp.*--idle-timeout.*reattach/);
+      const stale = await post(s.url, { jsonrpc: '2.0', id: 2, method: 'tools/list' }, { 'mcp-session-id': 'not-a-session', 'mcp-protocol-version': '2025-06-18' });
+      expect(stale.status).toBe(404);
+
+      const second = new Client(AGENT);
+      await second.connect(new StreamableHTTPClientTransport(new URL(s.url)));
+      const stats = await tutor(second);
+      expect(stats.turns).toBeGreaterThan(3);
+      await second.close();
+      expect(s.stderr()).toMatch(/example-mcp-tutor 1\.0\.0 reattached: the open run continues/);
+      for (let i = 0; i < 100 && !readFileSync(out, 'utf8').includes('"run_end"'); i++) await new Promise((r) => setTimeout(r, 50));
+      const { t, end } = trace(out);
+      expect(end).toMatchObject({ reason: 'horizon_reached', days: 3 });
+      // One run, its turns numbered without a gap across the reattach.
+      const turns = t.events.filter((e): e is Extract<TraceEvent, { type: 'wake' }> => e.type === 'wake').map((e) => e.turn);
+      expect(turns).toEqual(turns.map((_, i) => i + 1));
+    } finally {
+      s.kill();
+    }
+  });
+
+  it('an agent with a generic clientInfo (FastMCP: "mcp" 0.1.0) names itself and its model with headers; the operator\'s --agent-version wins', async () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'educlaw-mcp-')), 'named.jsonl');
+    const s = await serve(out, ['--agent-version', '7']);
+    try {
+      const c = new Client({ name: 'mcp', version: '0.1.0' });
+      const tr = new StreamableHTTPClientTransport(new URL(s.url), { requestInit: { headers: { 'X-Educlaw-Agent-Name': 'fast-agent', 'X-Educlaw-Agent-Version': '0.9', 'X-Educlaw-Model': 'qwen2.5-7b' } } });
+      await c.connect(tr);
+      const stats = await tutor(c);
+      expect(stats.runs).toEqual([`mini-3day__mcp-fast-agent-qwen2.5-7b__s${SEED}`]);
+      await tr.terminateSession();
+      await c.close();
+      expect(await s.exited).toBe(0);
+      expect(trace(out).start.tutor.config).toMatchObject({ agent: 'fast-agent', version: '7', model: 'qwen2.5-7b' });
+    } finally {
+      s.kill();
+    }
+  });
+});
