@@ -3,7 +3,6 @@
  * Svelte context): the run library and the forms of the Lab, Benchmark and Play views. Views read it with
  * `useApp()` and never own run state themselves, so switching tabs loses nothing.
  */
-import { getContext, setContext } from 'svelte';
 import { RunLibrary } from './library.svelte';
 import { Lab } from './lab.svelte';
 import { BenchmarkState } from './benchmark.svelte';
@@ -28,14 +27,4 @@ export class AppState {
   }
 }
 
-const KEY = Symbol('educlaw-app');
-
-export function provideApp(app: AppState): AppState {
-  return setContext(KEY, app);
-}
-
-export function useApp(): AppState {
-  const app = getContext<AppState | undefined>(KEY);
-  if (!app) throw new Error('useApp() outside the app: App.svelte provides the state');
-  return app;
-}
+export { provideApp, useApp } from './context';
