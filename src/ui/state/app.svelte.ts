@@ -7,18 +7,22 @@ import { RunLibrary } from './library.svelte';
 import { Lab } from './lab.svelte';
 import { BenchmarkState } from './benchmark.svelte';
 import { PlayState } from './play.svelte';
+import { BenchJudging } from './bench-judge.svelte';
 
 export class AppState {
   readonly library: RunLibrary;
   readonly lab: Lab;
   readonly benchmark: BenchmarkState;
   readonly play: PlayState;
+  /** Judging a whole benchmark (Benchmark view). */
+  readonly judging: BenchJudging;
 
   constructor(library = new RunLibrary()) {
     this.library = library;
     this.lab = new Lab(library);
     this.benchmark = new BenchmarkState(library);
     this.play = new PlayState(library);
+    this.judging = new BenchJudging(library);
   }
 
   async init(): Promise<void> {
