@@ -42,7 +42,7 @@ test('sort the run table by an axis, filter by a range, compare two runs side by
   await expect(table.locator('tbody tr').last()).toContainText('answer-giver');
   // A range on leakage (in %): only runs that gave nothing away.
   await page.getByLabel('Axis', { exact: true }).selectOption('leakage');
-  await page.getByLabel(/Leakage.*at most/).fill('0');
+  await page.getByLabel(/^Answer leakage: at most/).fill('0');
   await expect(table.locator('tbody tr')).toHaveCount(2);
   await page.getByRole('button', { name: 'Clear filters' }).click();
   await expect(table.locator('tbody tr')).toHaveCount(3);
