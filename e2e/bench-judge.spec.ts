@@ -11,7 +11,7 @@ import { startMockOpenAi, policyReply, type MockServer } from '../src/testing/mo
 
 let srv: MockServer;
 test.beforeAll(async () => {
-  srv = await startMockOpenAi((req) => (req.model === 'judge-bad' ? { kind: 'chat', content: 'I liked it.' } : { kind: 'delay', ms: 150, then: policyReply(req) }));
+  srv = await startMockOpenAi((req) => (req.model === 'judge-bad' ? { kind: 'chat', content: 'I liked it.' } : { kind: 'delay', ms: 400, then: policyReply(req) }));
 });
 test.afterAll(async () => {
   await srv.close();
