@@ -36,7 +36,7 @@ test.afterAll(async () => {
 });
 
 test('two HTTP agents and the planner: each agent introduces itself, the benchmark runs, and the agents are harnesses in the model × harness table', async ({ page }) => {
-  await page.goto('/');
+  await page.goto('/#lab');
   await page.getByRole('link', { name: 'Benchmark' }).click();
   await page.getByRole('checkbox', { name: /withholder/ }).uncheck();
   await page.getByRole('checkbox', { name: /planner/ }).check();
@@ -91,7 +91,7 @@ test('the Lab runs an HTTP agent; an MCP agent\'s series (serve-mcp --scenarios)
   writeFileSync(zip, zipSync(files));
 
   // The Lab: the http tutor, its URL, the agent's hello, a run to the end.
-  await page.goto('/');
+  await page.goto('/#lab');
   await page.getByLabel('Tutor', { exact: true }).selectOption('http');
   await page.getByLabel('Agent URL').fill(urls[1]!);
   await page.getByRole('button', { name: 'Ask the agent' }).click();

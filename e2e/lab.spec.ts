@@ -14,7 +14,7 @@ async function runPlanner(page: Page, seed: string) {
 }
 
 test('run the default scenario with the planner, see chart and axes, reload, export the same trace as the CLI', async ({ page }) => {
-  await page.goto('/');
+  await page.goto('/#lab');
   await expect(page.getByRole('heading', { name: 'EduClaw Lab' })).toBeVisible();
   await runPlanner(page, '42');
 
@@ -69,7 +69,7 @@ test('a CLI trace imports into the page and a broken file gives a clear error', 
   const dir = mkdtempSync(join(tmpdir(), 'educlaw-'));
   const out = join(dir, 'withholder.jsonl');
   execFileSync('npx', ['tsx', 'src/cli/main.ts', 'run', '--scenario', 'scenarios/fixtures/mini-3day.yaml', '--tutor', 'withholder', '--seed', '5', '--out', out, '--quiet'], { stdio: 'inherit' });
-  await page.goto('/');
+  await page.goto('/#lab');
   await page.getByTestId('import-trace').setInputFiles(out);
   await expect(page.getByRole('status')).toContainText('Imported withholder.jsonl');
   await expect(page.locator('tr[data-run-key^="mini-3day__withholder__s5@"]')).toHaveCount(1);
@@ -86,7 +86,7 @@ test('a CLI trace imports into the page and a broken file gives a clear error', 
 test('a learner model that cannot be loaded says why, and BKT is there by name as an ablation', async ({ page }) => {
   // A damaged AKT readout graph (not the bytes meta.json names): the run stops and says so.
   await page.route('**/models/akt/akt_readout.onnx', (route) => route.fulfill({ status: 200, body: 'not an onnx file' }));
-  await page.goto('/');
+  await page.goto('/#lab');
   await page.getByLabel('Tutor', { exact: true }).selectOption('withholder');
   await page.getByLabel('Seed', { exact: true }).fill('3');
   await page.getByRole('button', { name: 'Start run' }).click();

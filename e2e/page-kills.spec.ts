@@ -27,7 +27,7 @@ function days(n: number, seed: number): number[] {
 const ROW = `tr[data-run-key^="default-prealgebra-after-school__planner__s${SEED}@"]`;
 
 async function startRun(page: Page): Promise<void> {
-  await page.goto('/');
+  await page.goto('/#lab');
   await page.getByLabel('Tutor', { exact: true }).selectOption('planner');
   await page.getByLabel('Seed', { exact: true }).fill(String(SEED));
   await page.getByRole('button', { name: 'Start run' }).click();
@@ -55,13 +55,13 @@ async function goAway(ctx: BrowserContext, page: Page, kind: (typeof KINDS)[numb
   if (kind === 'close and reopen') {
     await page.close();
     const next = await ctx.newPage();
-    await next.goto('/');
+    await next.goto('/#lab');
     return next;
   }
   // A second tab sees the run live elsewhere and leaves it alone; then the first closes, and once its
   // lease is stale (10 s) a reload of the second offers to resume it.
   const other = await ctx.newPage();
-  await other.goto('/');
+  await other.goto('/#lab');
   await expect(other.locator(ROW)).toContainText('running in another tab');
   await page.close();
   await other.waitForTimeout(11_000);

@@ -19,7 +19,7 @@ test("a run at Chromium's real storage quota stops cleanly, stays readable, and 
   for (const [i, quota] of [2048, 1900, 1700, 1500, 1300, 1100, 300].map((k) => k * 1024).entries()) {
     tally.tried++;
     try {
-      await page.goto('/');
+      await page.goto('/#lab');
       await cdp.send('Storage.clearDataForOrigin', { origin, storageTypes: 'indexeddb' });
       await cdp.send('Storage.overrideQuotaForOrigin', { origin, quotaSize: quota });
       await page.reload();

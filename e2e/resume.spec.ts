@@ -2,7 +2,7 @@ import { test, expect } from '@playwright/test';
 import { cliTrace, exportedTrace } from './traces';
 
 test('a run cut short by a reload is resumed and ends with the same trace as the CLI; a second tab leaves it alone', async ({ page, context }) => {
-  await page.goto('/');
+  await page.goto('/#lab');
   await page.getByLabel('Tutor', { exact: true }).selectOption('planner');
   await page.getByLabel('Seed', { exact: true }).fill('7');
   await page.getByRole('button', { name: 'Start run' }).click();
@@ -10,7 +10,7 @@ test('a run cut short by a reload is resumed and ends with the same trace as the
 
   // A second tab of the app sees the run as live elsewhere: it neither marks it interrupted nor offers to resume it.
   const other = await context.newPage();
-  await other.goto('/');
+  await other.goto('/#lab');
   const otherRow = other.locator('tr[data-run-key^="default-prealgebra-after-school__planner__s7@"]');
   await expect(otherRow).toContainText('running in another tab');
   await expect(otherRow.getByRole('button', { name: /Resume run/ })).toHaveCount(0);

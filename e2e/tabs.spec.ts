@@ -2,7 +2,7 @@ import { test, expect } from '@playwright/test';
 import { cliTrace, exportedTrace } from './traces';
 
 test('a run and a benchmark keep going, and keep reporting, while the user visits every other tab', async ({ page }) => {
-  await page.goto('/');
+  await page.goto('/#lab');
   await page.getByLabel('Tutor', { exact: true }).selectOption('withholder');
   await page.getByLabel('Seed', { exact: true }).fill('11');
   await page.getByRole('button', { name: 'Start run' }).click();

@@ -43,7 +43,7 @@ async function noSidewaysScroll(page: Page) {
 
 test('replay an imported trace day by day: filters, search, heatmap, verdicts, and the events behind a score', async ({ page }) => {
   const file = judgedTrace();
-  await page.goto('/');
+  await page.goto('/#lab');
   await page.getByTestId('import-trace').setInputFiles(file);
   await expect(page.getByRole('status')).toContainText('Imported judged.jsonl');
 

@@ -80,6 +80,8 @@ test('a benchmark of 2 built-in tutors + 1 LLM tutor × 3 scenarios × 2 seeds s
   await expect(viewer.getByRole('region', { name: 'Judge verdicts' }).locator('article.verdict').first()).toBeVisible();
   await axes.getByRole('button', { name: 'Show verdicts behind IVa. Gagné events' }).click();
   await expect(viewer.getByRole('region', { name: 'Events behind IVa. Gagné events' }).locator('article.verdict').first()).toBeVisible();
+  // The viewer opens on the first day the tutor acted; from day 1, the next day is day 2.
+  await viewer.getByLabel('Day', { exact: true }).selectOption('1');
   await viewer.getByRole('button', { name: 'Next day ›' }).click();
   await expect(viewer.getByRole('heading', { name: /^Day 2/ })).toBeVisible();
 });

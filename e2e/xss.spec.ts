@@ -125,7 +125,7 @@ test(`${PAYLOADS.length} XSS payloads through every field of an imported trace e
     (window as unknown as { __xss: number }).__xss = 0;
   });
   const file = hostileTrace();
-  await page.goto('/');
+  await page.goto('/#lab');
   await page.getByTestId('import-trace').setInputFiles(file);
   await expect(page.getByRole('status')).toContainText('Imported hostile.jsonl');
   const viewer = page.getByRole('region', { name: 'Trace viewer' });

@@ -159,7 +159,7 @@ async function browserBench() {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     // tsx keeps function names with a helper the page does not have; functions sent to the page may call it.
     await page.addInitScript({ content: 'window.__name = (f) => f;' });
-    await page.goto(url);
+    await page.goto(`${url}#lab`);
     await page.getByRole('heading', { name: 'Run library' }).waitFor();
     // The app has opened (and upgraded) its database: write the runs into it as the RunStore does.
     const tw = performance.now();

@@ -11,17 +11,7 @@ import type { StudySpecInput } from '../../core/classroom/study';
 
 type Status = ClassroomError['status'];
 
-/** Whether the page is served by a classroom server (its /api/info says so). */
-export async function detectClassroomServer(base = ''): Promise<boolean> {
-  try {
-    const r = await fetch(`${base}/api/info`, { headers: { Accept: 'application/json' } });
-    if (!r.ok || !(r.headers.get('content-type') ?? '').includes('json')) return false;
-    const j = (await r.json()) as { app?: unknown; mode?: unknown };
-    return j.app === 'educlaw-lab' && j.mode === 'classroom';
-  } catch {
-    return false;
-  }
-}
+export { detectClassroomServer } from './classroom-detect';
 
 export class HttpClassroom implements ClassroomApi {
   readonly mode = 'server' as const;

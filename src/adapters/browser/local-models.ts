@@ -39,7 +39,7 @@ export const LOCAL_MODELS: readonly LocalModelInfo[] = [
     parameters: '135M',
     dtype: 'q4f16',
     downloadBytes: 118_000_000,
-    sizeSource: 'approximate, not checked from our machines (no hub access); the exact size is read from the hub before you agree',
+    sizeSource: 'approximate; the exact size is read from the hub before you agree',
     toolsInTemplate: false,
   },
   {
@@ -48,7 +48,7 @@ export const LOCAL_MODELS: readonly LocalModelInfo[] = [
     parameters: '360M',
     dtype: 'q4f16',
     downloadBytes: 260_000_000,
-    sizeSource: 'approximate, not checked from our machines (no hub access); the exact size is read from the hub before you agree',
+    sizeSource: 'approximate; the exact size is read from the hub before you agree',
     toolsInTemplate: false,
   },
   {
@@ -57,7 +57,7 @@ export const LOCAL_MODELS: readonly LocalModelInfo[] = [
     parameters: '0.5B',
     dtype: 'q4f16',
     downloadBytes: 470_000_000,
-    sizeSource: 'approximate, not checked from our machines (no hub access); the exact size is read from the hub before you agree',
+    sizeSource: 'approximate; the exact size is read from the hub before you agree',
     toolsInTemplate: true,
   },
   {
@@ -66,7 +66,7 @@ export const LOCAL_MODELS: readonly LocalModelInfo[] = [
     parameters: '1.5B',
     dtype: 'q4f16',
     downloadBytes: 1_300_000_000,
-    sizeSource: 'approximate, not checked from our machines (no hub access); the exact size is read from the hub before you agree',
+    sizeSource: 'approximate; the exact size is read from the hub before you agree',
     toolsInTemplate: true,
   },
   {

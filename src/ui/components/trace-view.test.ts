@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { miniScenario, runWith } from '../../testing/fixtures';
 import type { TraceEvent } from '../../core/index';
-import { cellColour, contrast, eventDay, masteryGrid, masterySkills, matches, searchText, detailText } from './trace-view';
+import { cellColour, contrast, eventDay, firstActiveDay, masteryGrid, masterySkills, matches, searchText, detailText, toolKindShown } from './trace-view';
 
 describe('trace view helpers', () => {
   it('days, search text and the mastery grid of a real run', async () => {
@@ -57,5 +57,21 @@ describe('trace view helpers', () => {
   it('LMS details read as text', () => {
     expect(detailText({ assignmentId: 'A1', itemIds: ['a', 'b'], dueAt: 1260 })).toBe('assignmentId: A1 · itemIds: a, b · dueAt: day 1 21:00');
     expect(detailText(undefined)).toBe('');
+  });
+
+  it('opens on the first day the tutor acted, and filters tool calls by kind', async () => {
+    const events = (await runWith(miniScenario(), 'planner', { seed: 5 })).events;
+    const day = firstActiveDay(events);
+    const acted = events.find((e) => (e.type === 'message' && e.from === 'tutor') || (e.type === 'tool_call' && e.tool !== 'stay_silent' && e.kind !== 'read'))!;
+    expect(day).toBe(eventDay(acted));
+    // A tutor that never acts: day 1.
+    const silent = (await runWith(miniScenario(), 'silent', { seed: 5 })).events;
+    expect(firstActiveDay(silent)).toBe(1);
+    const read = events.find((e) => e.type === 'tool_call' && e.kind === 'read')!;
+    const write = events.find((e) => e.type === 'tool_call' && e.kind === 'write')!;
+    const writesOnly = { read: false, write: true, message: true };
+    expect(toolKindShown(read, writesOnly)).toBe(false);
+    expect(toolKindShown(write, writesOnly)).toBe(true);
+    expect(toolKindShown(events.find((e) => e.type === 'probe')!, { read: false, write: false, message: false })).toBe(true);
   });
 });

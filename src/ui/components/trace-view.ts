@@ -165,3 +165,30 @@ export function detailText(detail: Record<string, unknown> | undefined): string 
     .map(([k, v]) => `${k}: ${Array.isArray(v) ? v.map((x) => (typeof x === 'object' ? JSON.stringify(x) : String(x))).join(', ') : typeof v === 'object' && v !== null ? JSON.stringify(v) : k === 'dueAt' && typeof v === 'number' ? `day ${Math.floor(v / MINUTES_PER_DAY) + 1} ${hhmm(v)}` : String(v)}`)
     .join(' · ');
 }
+
+/**
+ * The day the viewer opens on: the first day the tutor did something (a message, or a tool call
+ * that writes or messages), else the first day with a tool call other than staying silent, else 1.
+ */
+export function firstActiveDay(events: readonly TraceEvent[]): number {
+  let fallback: number | null = null;
+  for (const e of events) {
+    if (e.type === 'message' && e.from === 'tutor') return eventDay(e)!;
+    if (e.type !== 'tool_call') continue;
+    if (e.tool === 'stay_silent') continue;
+    if (e.kind === 'write' || e.kind === 'message') return eventDay(e)!;
+    fallback ??= eventDay(e);
+  }
+  return fallback ?? 1;
+}
+
+/** The tool-call kinds the viewer filters on (reads, writes, messages; a call to an unknown tool shows with any). */
+export const TOOL_KINDS = ['read', 'write', 'message'] as const;
+export type ToolKindFilter = (typeof TOOL_KINDS)[number];
+export const TOOL_KIND_LABELS: Record<ToolKindFilter, string> = { read: 'Reads', write: 'Writes', message: 'Messages and silences' };
+
+/** Whether a tool call passes the kind filter. */
+export function toolKindShown(e: TraceEvent, kinds: Readonly<Record<ToolKindFilter, boolean>>): boolean {
+  if (e.type !== 'tool_call' || e.kind === 'unknown') return true;
+  return kinds[e.kind];
+}

@@ -3,23 +3,26 @@
  * Svelte context): the run library and the forms of the Lab, Benchmark and Play views. Views read it with
  * `useApp()` and never own run state themselves, so switching tabs loses nothing.
  */
-import { getContext, setContext } from 'svelte';
 import { RunLibrary } from './library.svelte';
 import { Lab } from './lab.svelte';
 import { BenchmarkState } from './benchmark.svelte';
 import { PlayState } from './play.svelte';
+import { BenchJudging } from './bench-judge.svelte';
 
 export class AppState {
   readonly library: RunLibrary;
   readonly lab: Lab;
   readonly benchmark: BenchmarkState;
   readonly play: PlayState;
+  /** Judging a whole benchmark (Benchmark view). */
+  readonly judging: BenchJudging;
 
   constructor(library = new RunLibrary()) {
     this.library = library;
     this.lab = new Lab(library);
     this.benchmark = new BenchmarkState(library);
     this.play = new PlayState(library);
+    this.judging = new BenchJudging(library);
   }
 
   async init(): Promise<void> {
@@ -28,14 +31,4 @@ export class AppState {
   }
 }
 
-const KEY = Symbol('educlaw-app');
-
-export function provideApp(app: AppState): AppState {
-  return setContext(KEY, app);
-}
-
-export function useApp(): AppState {
-  const app = getContext<AppState | undefined>(KEY);
-  if (!app) throw new Error('useApp() outside the app: App.svelte provides the state');
-  return app;
-}
+export { provideApp, useApp } from './context';

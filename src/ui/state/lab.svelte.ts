@@ -54,6 +54,8 @@ export class Lab {
   selectedKey = $state<string | null>(null);
   /** Trace of the selected run (loaded on selection and when it ends). */
   selectedEvents = $state.raw<TraceEvent[]>([]);
+  /** An event of the selected run the trace viewer opens on (a link from elsewhere in the page); null: where the tutor first acted. */
+  openAt = $state<number | null>(null);
   /** The run this form started or resumed last (its progress is shown under the form). */
   currentKey = $state<string | null>(null);
   selected = $derived.by(() => this.library.runs.find((r) => r.key === this.selectedKey) ?? null);
@@ -220,9 +222,10 @@ export class Lab {
     if (this.currentKey) this.library.cancel(this.currentKey);
   }
 
-  async select(key: string): Promise<void> {
+  async select(key: string, openAt: number | null = null): Promise<void> {
     this.selectedKey = key;
     this.selectedEvents = [];
+    this.openAt = openAt;
     if (this.library.isLiveHere(key)) return; // shown live; loaded when it ends
     try {
       const events = await this.library.getEvents(key);

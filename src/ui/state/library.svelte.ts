@@ -655,7 +655,7 @@ export class RunLibrary {
    * Judges a stored, finished run with the panel from LLM settings. The verdicts are stored with
    * the run's trace (replacing an earlier panel's) and the report is recomputed from it.
    */
-  async judge(key: string, opts: { signal: AbortSignal; onProgress: (text: string) => void }): Promise<{ events: TraceEvent[]; summary: string; errors: string[] }> {
+  async judge(key: string, opts: { signal: AbortSignal; onProgress: (text: string) => void; judges?: readonly string[] }): Promise<{ events: TraceEvent[]; summary: string; errors: string[] }> {
     const rec = this.runs.find((r) => r.key === key);
     if (!rec) throw new Error(`no stored run ${key}`);
     const s = loadSettings().data;
@@ -663,7 +663,10 @@ export class RunLibrary {
     const events = await this.store.getEvents(key);
     const endIdx = events.findIndex((e) => e.type === 'run_end');
     if (endIdx < 0) throw new Error('this run has no end (it was interrupted); only finished runs can be judged');
-    const judges = s.panel.judges.map((j) => ({ id: `${j.model}@${j.provider}`, client: clientFor(s, j.provider, j.model, j.family) }));
+    // A subset of the panel (the Benchmark's "Judge this benchmark" chooses one), by judge id "<model>@<provider>".
+    const chosen = opts.judges ? s.panel.judges.filter((j) => opts.judges!.includes(`${j.model}@${j.provider}`)) : s.panel.judges;
+    if (chosen.length === 0) throw new Error('none of the chosen judges is in the panel of LLM settings');
+    const judges = chosen.map((j) => ({ id: `${j.model}@${j.provider}`, client: clientFor(s, j.provider, j.model, j.family) }));
     const res = await judgeTrace(events, { ...PANEL_DEFAULTS, id: 'page-panel', judges, temperature: s.panel.temperature, daysPerRun: s.panel.daysPerRun, rubrics: s.panel.rubrics }, {
       signal: opts.signal,
       onProgress: (p) => opts.onProgress(`${p.done} of ${p.total} verdicts`),

@@ -6,7 +6,7 @@
 import { errorMessage } from '../../core/index';
 import { LocalLlmClient, downloadLocalModel, loadCachedLocalModel, unloadLocalModel, type LocalSettings } from '../../adapters/browser/local-llm';
 import { addFolderModel, folderModelId, folderModels, pickedFiles, removeFolderModel, type FolderModel } from '../../adapters/browser/local-folder';
-import { LOCAL_MODELS, cachedFiles, formatBytes, hubFiles, localModelInfo, neededFiles, normaliseHub, removeCachedModel, type LocalModelInfo } from '../../adapters/browser/local-models';
+import { DEFAULT_HUB, LOCAL_MODELS, cachedFiles, formatBytes, hubFiles, localModelInfo, neededFiles, normaliseHub, removeCachedModel, type LocalModelInfo } from '../../adapters/browser/local-models';
 import { onnxFileOf } from '../../adapters/browser/local-llm';
 import type { LocalLoaded, LocalLoadProgress } from '../../adapters/browser/local-llm.worker';
 
@@ -18,7 +18,11 @@ export interface CacheState {
 }
 
 export class LocalModels {
-  readonly models: readonly LocalModelInfo[] = LOCAL_MODELS;
+  /** The hub the rows are for (set on refresh): the project's test model is listed only on a hub other than the default one (a test hub). */
+  hub = $state(DEFAULT_HUB);
+  get models(): readonly LocalModelInfo[] {
+    return LOCAL_MODELS.filter((m) => !m.testOnly || this.hub !== DEFAULT_HUB);
+  }
   /** Model id → what the browser cache holds of it (for the current hub). */
   cached = $state<Record<string, CacheState>>({});
   /** Model id → the exact download size from the hub's file list, when the hub gives one. */
@@ -51,6 +55,7 @@ export class LocalModels {
 
   async refresh(): Promise<void> {
     const s = this.#settings();
+    this.hub = s.hub;
     const out: Record<string, CacheState> = {};
     try {
       this.folders = folderModels();
