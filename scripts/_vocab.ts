@@ -1,0 +1,12 @@
+import { buildItemBank } from '../src/core/course/item-bank';
+import { Rng } from '../src/core/rng/index';
+import { MethodVocabulary, instructionSubstance } from '../src/core/learner/instruction';
+import { GENERATORS } from '../src/core/course/generators';
+const skills = [...GENERATORS.keys()];
+const bank = buildItemBank({ skills, itemsPerLevel: 12, probesPerSkill: 3 }, new Rng(1));
+const v = new MethodVocabulary(bank.items);
+for (const s of skills.slice(0, 40)) console.log(s, [...v.words(s)].join(' '));
+const tests = ['Study this method carefully.', 'Great job! Keep practising, you can do it.', 'To solve an equation, subtract the same number from both sides, then divide both sides by the coefficient of x.'];
+for (const t of tests) for (const s of skills.slice(0,3)) console.log(s, t.slice(0,30), JSON.stringify(instructionSubstance(t, s, v)));
+const more: [string, number][] = [['To solve an equation, subtract the same number from both sides, then divide both sides by the coefficient of x.', 87], ['When you add a positive and a negative number, subtract the smaller size from the larger size and keep the sign of the number farther from zero.', 68], ['Multiply the signs first: two negatives give a positive product, different signs give a negative product.', 70], ['Solve for x: 3x + 5 = 20', 87], ['Remember PEMDAS: parentheses first, then exponents, then multiplication and division from left to right.', 86]];
+for (const [t, s] of more) console.log(s, t.slice(0, 40), JSON.stringify(instructionSubstance(t, s, v)));
