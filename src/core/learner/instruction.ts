@@ -55,7 +55,8 @@ export class MethodVocabulary {
   readonly #vocab = new Map<number, Set<string>>();
   readonly #items = new Map<number, Item[]>();
 
-  constructor(items: readonly Item[]) {
+  /** `skillName`: the course's name of a skill; its words are not method words (naming a skill teaches nothing). */
+  constructor(items: readonly Item[], skillName?: (skill: number) => string) {
     for (const it of items) {
       const list = this.#items.get(it.skillId) ?? [];
       list.push(it);
@@ -70,7 +71,8 @@ export class MethodVocabulary {
         for (const t of new Set(methodTokens(it.stem))) inStem.set(t, (inStem.get(t) ?? 0) + 1);
       }
       const n = list.length;
-      raw.set(skill, new Set([...inMethod].filter(([t, c]) => c / n >= METHOD_SHARE && (inStem.get(t) ?? 0) / n < STEM_SHARE).map(([t]) => t)));
+      const named = new Set(skillName ? methodTokens(skillName(skill)) : []);
+      raw.set(skill, new Set([...inMethod].filter(([t, c]) => c / n >= METHOD_SHARE && (inStem.get(t) ?? 0) / n < STEM_SHARE && !named.has(t)).map(([t]) => t)));
     }
     const df = new Map<string, number>();
     for (const s of raw.values()) for (const t of s) df.set(t, (df.get(t) ?? 0) + 1);

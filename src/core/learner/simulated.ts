@@ -248,7 +248,7 @@ export class SimulatedLearner implements LearnerAgent {
     this.#io = io;
     const p = this.#persona;
     const revealed = this.#learner.receive(text, workingOn);
-    const vocab = this.#vocabulary(io.lms.bank);
+    const vocab = this.#vocabulary(io.lms.bank, (sk) => io.lms.skillName(sk));
     if (content) {
       const readIt = p.readsContentProb < 1 ? this.#rng.content.chance(p.readsContentProb) : true;
       const studied = readIt && this.#studied < STUDY_BUDGET;
@@ -274,8 +274,8 @@ export class SimulatedLearner implements LearnerAgent {
     return revealed;
   }
 
-  #vocabulary(bank: ItemBank): MethodVocabulary {
-    if (this.#vocab?.bank !== bank) this.#vocab = { bank, vocab: new MethodVocabulary(bank.items) };
+  #vocabulary(bank: ItemBank, skillName: (skill: number) => string): MethodVocabulary {
+    if (this.#vocab?.bank !== bank) this.#vocab = { bank, vocab: new MethodVocabulary(bank.items, skillName) };
     return this.#vocab.vocab;
   }
 
