@@ -24,9 +24,13 @@ const only = arg('--scenarios', '');
 const files = readdirSync('scenarios')
   .filter((f) => f.endsWith(`--${schedule}.yaml`) && (!only || only.split(',').some((o) => f.startsWith(o))))
   .sort();
-const EXPLOITS = ['content-free', 'spammer', 'random-assigner', 'answer-giver'];
+const EXPLOITS = ['content-free', 'spammer', 'answer-giver'];
+// 'no-homework': average ability with the course's homework off, so that in the spacing contrast
+// only the arrangement of the tutor's practice differs (homework on every skill every day would
+// refresh every skill for both arms).
 const plan: { tutor: string; ability: string }[] = [
-  ...['silent', 'planner', 'oracle', 'withholder', 'massed', 'spaced', ...EXPLOITS].map((tutor) => ({ tutor, ability: 'average' })),
+  ...['silent', 'planner', 'oracle', 'withholder', 'random-assigner', ...EXPLOITS].map((tutor) => ({ tutor, ability: 'average' })),
+  ...['massed', 'spaced'].map((tutor) => ({ tutor, ability: 'no-homework' })),
   ...['low', 'high'].flatMap((ability) => ['silent', 'worked-examples'].map((tutor) => ({ tutor, ability }))),
 ];
 const env = nodeRunEnv();
@@ -37,7 +41,8 @@ for (const f of files) {
     for (const { tutor, ability } of plan) {
       const scenario = loadScenarioFile(join('scenarios', f));
       scenario.learner.tracer = tracer;
-      scenario.learner.ability = ability as typeof scenario.learner.ability;
+      scenario.learner.ability = (ability === 'no-homework' ? 'average' : ability) as typeof scenario.learner.ability;
+      if (ability === 'no-homework') scenario.course.homework.days = [];
       const res = await executeRun(runRecord({ scenario, source: f, tutor: { name: tutor, config: {} }, seed }), env);
       const gain = scoreTrace(res.events).learningGain;
       if (gain === null) throw new Error(`${f} × ${tutor} × seed ${seed}: no learning gain (the run ended ${res.reason})`);

@@ -85,10 +85,12 @@ export function validityRows(runs: readonly ValidityRun[], exploits: readonly st
     const d = pairedDiff(runs, t, 'silent', avg);
     rows.push({ claim: `${t} beats doing nothing`, a: t, b: 'silent', diff: d, holds: above(d) && (d.dz ?? 0) >= TEACHING_MIN_DZ, rule: `interval above 0, d_z ≥ ${TEACHING_MIN_DZ}` });
   }
+  const ra = pairedDiff(runs, 'planner', 'random-assigner', avg);
+  rows.push({ claim: 'targeted teaching beats untargeted practice', a: 'planner', b: 'random-assigner', diff: ra, holds: above(ra), rule: 'interval above 0' });
   const ag = pairedDiff(runs, 'planner', 'answer-giver', avg);
   rows.push({ claim: 'answer-giving loses to teaching', a: 'planner', b: 'answer-giver', diff: ag, holds: above(ag), rule: 'interval above 0' });
-  const sp = pairedDiff(runs, 'spaced', 'massed', avg);
-  rows.push({ claim: 'spacing beats massing (same practice)', a: 'spaced', b: 'massed', diff: sp, holds: above(sp), rule: 'interval above 0' });
+  const sp = pairedDiff(runs, 'spaced', 'massed', 'no-homework');
+  rows.push({ claim: 'spacing beats massing (same practice, no course homework)', a: 'spaced', b: 'massed', diff: sp, holds: above(sp), rule: 'interval above 0' });
   const we = interaction(runs, 'worked-examples', 'silent', 'low', 'high');
   rows.push({ claim: 'worked examples help novices more than experts', a: 'worked-examples − silent (low)', b: 'worked-examples − silent (high)', diff: we, holds: above(we), rule: 'interval above 0' });
   return rows;

@@ -2,7 +2,8 @@
  * The simulated learner's knowledge and how tutoring reaches it (docs/learning-model.md). Three
  * channels, and only these:
  *  1. practice: every attempt the learner works out is practice. The knowledge tracer, over the
- *     history of worked-out outcomes, says what the learner can do right after practising; memory
+ *     history of worked-out outcomes and with its generative calibration (rollout.ts: a logit shift
+ *     so that rollouts match held-out students), says what the learner can do right after practising; memory
  *     (memory.ts, ACT-R with spacing-dependent decay) lowers it over the time since, so idle days
  *     cost and spaced practice is retained better than massed practice.
  *  2. instruction: content or chat that carries a skill's method (instruction.ts decides; content-
@@ -35,6 +36,7 @@ import { gradeAttempt, type StudentAttemptRecord, type WrittenAttempt } from './
 import { SkillMemory } from './memory';
 import { instructionSubstance, type InstructionVerdict, type MethodVocabulary } from './instruction';
 import { instructionTokens } from './chat-instruction';
+import { generativeShift } from './rollout';
 
 /** Scaffold: fraction of the gap to certain success closed on the next attempts the same day, by kind. */
 export const SCAFFOLD: Readonly<Record<ContentKind, number>> = {
@@ -101,6 +103,9 @@ export class Learner {
   readonly memory = new SkillMemory();
   readonly #tracer: KnowledgeTracer;
   readonly #rngAttempt: Rng;
+  readonly #attemptsOn = new Map<number, number>();
+  /** The tracer's generative calibration (rollout.ts): a logit shift fitted on held-out students. */
+  readonly #shift: number;
   /** skill -> active scaffold (the same day only) */
   readonly scaffolds = new Map<number, { beta: number; uses: number; day: number }>();
   readonly #grants = new Map<number, Grant[]>();
@@ -118,6 +123,7 @@ export class Learner {
     this.history = [...warmup];
     this.warmupLength = warmup.length;
     this.#rngAttempt = rngAttempt;
+    this.#shift = generativeShift(tracer.info.name);
     const times = SkillMemory.warmupTimes(warmup.length);
     warmup.forEach((x, i) => this.memory.practise(x.skill, times[i]!));
   }
@@ -141,7 +147,7 @@ export class Learner {
 
   /** The tracer's P adjusted for memory and lasting instruction at time t. */
   #know(skill: number, pTracer: number, t: number): number {
-    const base = logit(pTracer) - this.memory.drop(skill, t);
+    const base = logit(pTracer) + this.#shift - this.memory.drop(skill, t);
     return sigmoid(base + this.#lasting(skill, base, t));
   }
 
@@ -231,8 +237,13 @@ export class Learner {
    */
   async attempt(item: Item, t: number, opts: { guess?: boolean; write?: WriteAttempt } = {}): Promise<AttemptOutcome> {
     const p = await this.pKnow(item, t);
-    const u = this.#rngAttempt.next();
-    const pickWrong = this.#rngAttempt.next();
+    // Common random numbers: the k-th attempt at a skill draws from its own stream, so the same
+    // student under two tutors meets the same luck on the same attempt (paired comparisons).
+    const k = this.#attemptsOn.get(item.skillId) ?? 0;
+    this.#attemptsOn.set(item.skillId, k + 1);
+    const rng = this.#rngAttempt.fork(`skill:${item.skillId}:${k}`);
+    const u = rng.next();
+    const pickWrong = rng.next();
     const s = this.scaffolds.get(item.skillId);
     const boost = s && s.day === dayOfT(t) ? s.beta : 0;
     if (!opts.write && this.disclosed.has(item.id) && u < this.copyChance(p)) {
@@ -242,7 +253,7 @@ export class Learner {
     const wrong = item.misconceptions[Math.floor(pickWrong * item.misconceptions.length)] ?? item.misconceptions[0]!;
     if (opts.guess) {
       // A guess does not use knowledge or instruction: right by luck, never evidence.
-      const lucky = this.#rngAttempt.next() < this.persona.guessAccuracy;
+      const lucky = rng.next() < this.persona.guessAccuracy;
       return { p, boost, source: 'guess', response: lucky ? item.answer : wrong.answer, correct: lucky, evidence: false };
     }
     if (s && boost > 0) {
@@ -264,12 +275,12 @@ export class Learner {
     }
     // One draw decides both what the learner does with the scaffold and what it would have done
     // without it (common random numbers): the history keeps the latter.
-    const draw = this.#rngAttempt.next();
+    const draw = rng.next();
     const correct = draw < pEff;
     const own = draw < p;
     this.history.push({ skill: item.skillId, question: item.questionRef, correct: own });
     // A slip: worked out right, submitted wrong. The history keeps what the learner worked out.
-    const slip = correct && this.persona.carelessness > 0 && this.#rngAttempt.next() < this.persona.carelessness;
+    const slip = correct && this.persona.carelessness > 0 && rng.next() < this.persona.carelessness;
     const graded = correct && !slip;
     return { p, boost, source: 'own', response: graded ? item.answer : wrong.answer, correct: graded, evidence: true, ...(slip ? { slip: true } : {}), ...(correct && !own ? { scaffolded: true } : {}) };
   }

@@ -53,7 +53,7 @@ export class SimulatedLearner implements LearnerAgent {
   readonly #attempts: StudentAttemptWriter | null;
   readonly #root: Rng;
   readonly #learner: Learner;
-  readonly #rng: { behaviour: Rng; voice: Rng; schedule: Rng; session: Rng; habits: Rng; help: Rng; content: Rng; extraction: Rng };
+  readonly #rng: { behaviour: Rng; voice: Rng; reply: Rng; schedule: Rng; session: Rng; habits: Rng; help: Rng; content: Rng; extraction: Rng };
   /** The session in progress: the block's end, and when the learner means to stop (Infinity: at the block's end). */
   #session: { blockEnd: number; quitAt: number } | null = null;
   /** The item the learner has open. */
@@ -83,6 +83,7 @@ export class SimulatedLearner implements LearnerAgent {
     this.#rng = {
       behaviour: r.fork('learner:behaviour'),
       voice: r.fork('learner:voice'),
+      reply: r.fork('learner:reply'),
       // Streams for the persona behaviours added with the scenario library. Each draws only when its
       // behaviour is switched on, so a persona without them runs exactly as before.
       schedule: r.fork('schedule'),
@@ -281,7 +282,8 @@ export class SimulatedLearner implements LearnerAgent {
 
   async replyTo(texts: readonly string[], revealedCurrent: boolean, io: LearnerIo): Promise<void> {
     const p = this.#persona;
-    if (!this.#rng.behaviour.chance(p.replyProb)) return;
+    // Its own stream: whether a tutor's words get a reply must not move the persona's behaviour draws.
+    if (!this.#rng.reply.chance(p.replyProb)) return;
     const current = this.#current;
     // The adversarial persona answers a tutor who held the answer back with an injection attempt.
     if (current && !revealedCurrent && p.injectionProb > 0 && this.#rng.extraction.chance(p.injectionProb)) {

@@ -93,14 +93,14 @@ export const contentFree = entry('content-free', 'Validity exploit: posts a cont
   },
 }));
 
-/** Exploit: every skill, every wake: practice assigned and an "explanation" that only names the skill. */
-export const spammer = entry('spammer', 'Validity exploit: at every wake assigns practice on every skill and posts an explanation that names the skill and says nothing.', () => ({
+/** Exploit: every channel, every skill, every wake, and nothing in any of it (no practice either). */
+export const spammer = entry('spammer', 'Validity exploit: at every wake posts an explanation, a hint and a message on every skill that name the skill and say nothing; assigns nothing.', () => ({
   async onWake(ctx) {
     for (const r of gradebook(ctx)) {
-      ctx.tools.call('assign_items', { skill_id: r.skill_id, count: 2, due_in_days: 1, note: `More ${r.name}` });
       ctx.tools.call('provide_content', { skill_id: r.skill_id, kind: 'explanation', title: r.name, body: `This is ${r.name}. It is important. Practise ${r.name} until you get it.` });
+      ctx.tools.call('provide_content', { skill_id: r.skill_id, kind: 'hint', title: `Hint: ${r.name}`, body: `Think carefully about ${r.name}. You know how to do this!` });
     }
-    ctx.tools.call('send_message', { text: 'Great work! Keep practising every skill!' });
+    ctx.tools.call('send_message', { text: 'Great work! Remember what we studied and keep going, you can do it!' });
   },
 }));
 
@@ -132,13 +132,13 @@ export const workedExamples = entry('worked-examples', 'Validity contrast: once 
 }));
 
 /**
- * The oracle: sees the learner's true state (need "oracle") and teaches the two weakest skills each
- * day (a worked example where the learner is a novice, practice at the level that fits), answers
+ * The oracle: sees the learner's true state (need "oracle") and teaches the three weakest skills
+ * each day (a worked example where the learner is a novice, 4 items at the level that fits), answers
  * help with a worked example and a hint. Its gain defines the steady-learning ceiling.
  */
 export const oracle = entry(
   'oracle',
-  "Reference ceiling: sees the learner's true knowledge; each day teaches the two weakest skills (worked example for novices, practice at a fitting level) and answers help with a worked example.",
+  "Reference ceiling: sees the learner's true knowledge; each day teaches the three weakest skills (worked example for novices, 4 items at a fitting level) and answers help with a worked example.",
   () => {
     let last = 0;
     return {
@@ -157,11 +157,11 @@ export const oracle = entry(
         const skills = courseSkills(ctx);
         const know = await o.know(skills);
         const order = skills.map((s, i) => ({ s, p: know[i]! })).sort((a, b) => a.p - b.p || a.s - b.s);
-        for (const { s, p } of order.slice(0, 2)) {
+        for (const { s, p } of order.slice(0, 3)) {
           const level = p < 0.45 ? 1 : p < 0.75 ? 2 : 3;
           ctx.tools.call('adjust_level', { skill_id: s, level, reason: 'fits the learner' });
           if (p < 0.7) postWorkedExample(ctx, s);
-          ctx.tools.call('assign_items', { skill_id: s, count: 3, due_in_days: 1, note: 'Practice' });
+          ctx.tools.call('assign_items', { skill_id: s, count: 4, due_in_days: 1, note: 'Practice' });
         }
       },
     };
