@@ -41,7 +41,7 @@ for (const name of arg('--tracer', 'akt,bkt').split(',')) {
   if (Math.abs(cal.meanDiff) > TOLERANCE) ok = false;
   if (fit) {
     // Bisection on the shift: the mean difference falls as the shift falls.
-    let lo = -1, hi = 1;
+    let lo = Number(arg("--lo", "-1")), hi = Number(arg("--hi", "1"));
     for (let i = 0; i < 7; i++) {
       const mid = (lo + hi) / 2;
       const r = await run(mid);

@@ -59,7 +59,7 @@ export function chatInstructionMatch(
   text: string,
   item: Pick<Item, 'steps' | 'hints' | 'stem'>,
   /** Other thresholds, for the evaluation's sensitivity table only; runs use the constants. */
-  o: { minTokens?: number; minOverlap?: number; minNovel?: number | null } = {},
+  o: { minTokens?: number; minOverlap?: number; minNovel?: number | null; skipLastStep?: boolean } = {},
 ): { kind: 'step' | 'hint'; index: number; overlap: number } | null {
   const minTokens = o.minTokens ?? CHAT_MIN_TOKENS;
   const minOverlap = o.minOverlap ?? CHAT_MIN_OVERLAP;
@@ -69,6 +69,8 @@ export function chatInstructionMatch(
   if (have.size === 0) return null;
   const { stem, cands } = prepared(item);
   for (const c of cands) {
+    // The last step gives the answer: saying it is disclosure, not instruction (instruction.ts).
+    if (o.skipLastStep && c.kind === 'step' && c.index === item.steps.length - 1) continue;
     const want = c.want;
     let total = 0;
     let hit = 0;

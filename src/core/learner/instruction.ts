@@ -4,15 +4,16 @@
  * The learner's knowledge only responds to content that could teach: a text the tutor posts
  * (provide_content) or says (a chat message, checked against the skills of the items the learner
  * is working on) is credited to a skill when
- *   - bank: it gives a step of the worked solution or a rung of the hint ladder of an item of that
- *     skill (chatInstructionMatch: normalized token overlap, novel tokens beyond the stem required),
- *     so the built-in tutors and a teacher quoting the bank are recognised exactly; or
+ *   - bank: it holds the whole worked solution of an item of that skill (every step), or gives a
+ *     step (not the last, which gives the answer) or a rung of the hint ladder of one
+ *     (chatInstructionMatch: normalized token overlap, novel tokens beyond the stem required), so the built-in tutors and a teacher quoting the
+ *     bank are recognised exactly; or
  *   - method: it uses at least METHOD_MIN distinct words of the skill's method vocabulary, counting
  *     none that the skill's problems themselves use, and no other course skill's vocabulary fits
  *     it twice as well: what an LLM tutor or a teacher writes in their own words about how to do it.
  * A skill's method vocabulary is derived from the item bank: the words of its worked solutions and
  * hints that occur in at least METHOD_SHARE of its items, minus words common in the problems
- * (stems) of the skill, minus words in the vocabulary of more than a quarter of the skills and
+ * (stems) of the skill, minus words in the vocabulary of more than half the course's skills and
  * a short list of words that name no method ("first", "find", "result").
  * Nothing else earns credit: content-free encouragement ("Study this method carefully."), the
  * problem restated, numbers alone, another skill's method, or a repeat of content already credited
@@ -21,6 +22,7 @@
  */
 import type { Item } from '../course/types';
 import { chatInstructionMatch, instructionTokens } from './chat-instruction';
+import { normalizeText } from '../course/answer-check';
 
 export const INSTRUCTION_CHECK_VERSION = 'instruction-check-v1';
 export const METHOD_MIN = 3;
@@ -48,7 +50,7 @@ function stem(t: string): string {
 }
 const methodTokens = (s: string): string[] => instructionTokens(s).filter(isWord).map(stem);
 /** A word in the method vocabulary of more than this share of the skills is generic. */
-export const METHOD_MAX_SKILL_SHARE = 0.25;
+export const METHOD_MAX_SKILL_SHARE = 0.5;
 
 /** Method vocabularies of the skills of an item bank (cached per bank by the caller). */
 export class MethodVocabulary {
@@ -77,7 +79,7 @@ export class MethodVocabulary {
     const df = new Map<string, number>();
     for (const s of raw.values()) for (const t of s) df.set(t, (df.get(t) ?? 0) + 1);
     const nSkills = raw.size;
-    for (const [skill, s] of raw) this.#vocab.set(skill, new Set([...s].filter((t) => nSkills < 4 || df.get(t)! <= Math.max(1, nSkills * METHOD_MAX_SKILL_SHARE))));
+    for (const [skill, s] of raw) this.#vocab.set(skill, new Set([...s].filter((t) => df.get(t)! <= Math.max(2, nSkills * METHOD_MAX_SKILL_SHARE))));
   }
 
   words(skill: number): ReadonlySet<string> {
@@ -106,7 +108,13 @@ export function instructionSubstance(text: string, skill: number, vocab: MethodV
     const union = tokens.size + e.size - inter;
     if (union > 0 && inter / union >= REPEAT_JACCARD) return { credited: false, basis: 'repeat' };
   }
-  if (vocab.items(skill).some((it) => chatInstructionMatch(text, it) !== null)) return { credited: true, basis: 'bank' };
+  const plain = normalizeText(text).replace(/\s+/g, '');
+  for (const it of vocab.items(skill)) {
+    // A whole worked solution of an item of the skill, every step in it (steps of one-step items
+    // are too short for the token rule: "x = -36 ÷ 6").
+    if (it.steps.length > 0 && it.steps.every((st) => plain.includes(normalizeText(st).replace(/\s+/g, '')))) return { credited: true, basis: 'bank' };
+    if (chatInstructionMatch(text, it, { skipLastStep: true }) !== null) return { credited: true, basis: 'bank' };
+  }
   const method = new Set(methodTokens(text));
   const words = methodHits(method, vocab.words(skill));
   if (words.length < METHOD_MIN) return { credited: false, basis: 'none', words };

@@ -54,7 +54,7 @@ function daily(act: (ctx: TutorContext) => Promise<void> | void): () => Tutor {
   };
 }
 
-interface ItemView {
+export interface ItemView {
   item_id: string;
   skill: string;
   level: number;
@@ -67,13 +67,23 @@ function openItemIds(ctx: TutorContext): string[] {
   return [...new Set(asg.assignments.flatMap((a) => a.items.filter((i) => !i.done).map((i) => i.item_id)))];
 }
 
+/** Item views read once per tutor (items never change during a run), so a turn stays within its tool calls. */
+export type ItemViews = Map<string, ItemView>;
+
 /** Posts a bank worked example of `skill` (current level) that reveals no open item's answer. Shared by the planner. */
-export function postWorkedExample(ctx: TutorContext, skill: number, avoid: readonly string[] = []): boolean {
+export function postWorkedExample(ctx: TutorContext, skill: number, views: ItemViews, avoid: readonly string[] = []): boolean {
   const map = value<{ skills: { items: { item_id: string; level: number }[]; current_level: number }[] }>(ctx.tools.call('get_course_map', { skill_id: skill }), 'get_course_map');
   const s = map.skills[0];
   if (!s) return false;
   const openIds = [...new Set([...avoid, ...openItemIds(ctx)])];
-  const view = (id: string) => value<ItemView>(ctx.tools.call('get_course_map', { item_id: id }), 'get_course_map');
+  const view = (id: string): ItemView => {
+    let v = views.get(id);
+    if (!v) {
+      v = value<ItemView>(ctx.tools.call('get_course_map', { item_id: id }), 'get_course_map');
+      views.set(id, v);
+    }
+    return v;
+  };
   const open = openIds.map(view);
   const pool = ctx.rng.shuffle(s.items.filter((i) => i.level === s.current_level && !openIds.includes(i.item_id)));
   for (const cand of pool.slice(0, 4)) {
@@ -126,10 +136,13 @@ export const spaced = entry('spaced', 'Validity contrast: 4 items a day, the ski
 }));
 
 /** Worked-example contrast: a bank worked example on the two least-practised skills each day, nothing else. */
-export const workedExamples = entry('worked-examples', 'Validity contrast: once a day, a worked example from the bank on the two least-practised skills; no practice assigned.', daily((ctx) => {
-  const rows = gradebook(ctx).sort((a, b) => a.attempts - b.attempts || a.skill_id - b.skill_id);
-  for (const r of rows.slice(0, 2)) postWorkedExample(ctx, r.skill_id);
-}));
+export const workedExamples = entry('worked-examples', 'Validity contrast: once a day, a worked example from the bank on the two least-practised skills; no practice assigned.', () => {
+  const views: ItemViews = new Map();
+  return daily((ctx) => {
+    const rows = gradebook(ctx).sort((a, b) => a.attempts - b.attempts || a.skill_id - b.skill_id);
+    for (const r of rows.slice(0, 2)) postWorkedExample(ctx, r.skill_id, views);
+  })();
+});
 
 /**
  * The oracle: sees the learner's true state (need "oracle") and teaches the three weakest skills
@@ -141,13 +154,14 @@ export const oracle = entry(
   "Reference ceiling: sees the learner's true knowledge; each day teaches the three weakest skills (worked example for novices, 4 items at a fitting level) and answers help with a worked example.",
   () => {
     let last = 0;
+    const views: ItemViews = new Map();
     return {
       async onWake(ctx) {
         const o = ctx.oracle;
         if (!o) throw new Error('the oracle tutor needs the learner\'s true state (a simulated learner)');
         if (ctx.wake.reason === 'help_request' && typeof ctx.wake.payload.item_id === 'string') {
           const it = value<{ skill_id: number; hints: string[]; answer_forms: ItemView['answer_forms'] }>(ctx.tools.call('get_course_map', { item_id: ctx.wake.payload.item_id }), 'get_course_map');
-          postWorkedExample(ctx, it.skill_id, [ctx.wake.payload.item_id]);
+          postWorkedExample(ctx, it.skill_id, views, [ctx.wake.payload.item_id]);
           const hint = it.hints.find((h) => !revealsAnswer(h, it.answer_forms));
           ctx.tools.call('send_message', { text: `Look at the worked example I just posted. ${hint ?? ''} What would you do first?` });
           return;
@@ -160,7 +174,7 @@ export const oracle = entry(
         for (const { s, p } of order.slice(0, 3)) {
           const level = p < 0.45 ? 1 : p < 0.75 ? 2 : 3;
           ctx.tools.call('adjust_level', { skill_id: s, level, reason: 'fits the learner' });
-          if (p < 0.7) postWorkedExample(ctx, s);
+          if (p < 0.7) postWorkedExample(ctx, s, views);
           ctx.tools.call('assign_items', { skill_id: s, count: 4, due_in_days: 1, note: 'Practice' });
         }
       },

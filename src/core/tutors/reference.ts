@@ -14,7 +14,7 @@ import type { ToolResult } from '../trace/types';
 import { revealsAnswer } from '../course/answer-forms';
 import { z } from 'zod';
 import { SimError } from '../errors';
-import { postWorkedExample } from './policies';
+import { postWorkedExample, type ItemViews } from './policies';
 
 /** Reference tutors take no config. */
 const NoConfig = z.object({}).strict();
@@ -146,6 +146,7 @@ export const planner: TutorEntry = {
   create(): Tutor {
     let lastPlannedDay = 0;
     const itemOf = itemReader();
+    const views: ItemViews = new Map();
     const recentAcc = (r: SkillRow) => (r.last_5.length ? r.last_5.reduce((a, b) => a + b, 0) / r.last_5.length : null);
     async function plan(ctx: TutorContext) {
       const today = ctx.wake.day;
@@ -171,7 +172,7 @@ export const planner: TutorEntry = {
         .slice(0, 2);
       for (const { r, score } of weak) {
         // Worked examples for novices (expertise reversal: they help experts little).
-        if (score < 0.5 || r.attempts < 3) postWorkedExample(ctx, r.skill_id);
+        if (score < 0.5 || r.attempts < 3) postWorkedExample(ctx, r.skill_id, views);
         ctx.tools.call('assign_items', { skill_id: r.skill_id, count: 3, due_in_days: 1, note: `Practice on ${r.name}` });
       }
       // Spaced review: the skill practised longest ago, if idle for 3 days or more.
@@ -192,7 +193,7 @@ export const planner: TutorEntry = {
           const id = helpItem(ctx);
           if (id) {
             const it = itemOf(ctx, id);
-            const posted = postWorkedExample(ctx, it.skill_id, [id]);
+            const posted = postWorkedExample(ctx, it.skill_id, views, [id]);
             const open = openItems(ctx).map((oid) => itemOf(ctx, oid));
             const hint = it.hints.find((h) => !revealsAnswer(h, it.answer_forms) && open.every((o) => !revealsAnswer(h, o.answer_forms)));
             const lead = posted ? 'Look at the worked example I just posted; it uses the same idea.' : "Let's look at this one together.";
