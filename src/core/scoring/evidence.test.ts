@@ -99,7 +99,7 @@ function expectConsistent(events: readonly TraceEvent[]) {
   const turnOf = (s: number) => (byId.get(s) as { turn?: number }).turn ?? -s;
   expect(new Set(group(ev('leakage'), 'leaks').map(turnOf)).size).toBe(leak.leakingTurns);
   expect(new Set([...group(ev('leakage'), 'leaks'), ...group(ev('leakage'), 'leakingTurns'), ...group(ev('leakage'), 'clean')].map(turnOf)).size).toBe(leak.tutorTurns);
-  const ind = r.details.independence as { learnerTurns: number; withStep: number };
+  const ind = r.details.independence as { learnerTurns: number; withStep: number; withoutItem: number };
   expect(group(ev('independence'), 'step')).toHaveLength(ind.withStep);
   expect(ev('independence').seqs).toHaveLength(ind.learnerTurns + ind.withoutItem);
   expect(group(ev('extraction'), 'yielded')).toEqual(r.details.extraction!.successes);

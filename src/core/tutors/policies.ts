@@ -1,8 +1,8 @@
 /**
  * Validity policies: tutors the project writes to test the benchmark itself (`npm run validity`,
  * docs/validity.md). Exploits that must never beat doing nothing, and controlled contrasts whose
- * direction is known from research (spacing, the worked-example effect), plus the oracle that
- * defines the steady-learning ceiling. None of them is meant to be a good tutor except the oracle.
+ * direction is known from research (spacing, the worked-example effect). None of them is meant to
+ * be a good tutor (the oracle, in reference.ts, is).
  */
 import type { Tutor, TutorContext, TutorEntry } from './types';
 import type { ToolResult } from '../trace/types';
@@ -144,43 +144,4 @@ export const workedExamples = entry('worked-examples', 'Validity contrast: once 
   })();
 });
 
-/**
- * The oracle: sees the learner's true state (need "oracle") and teaches the three weakest skills
- * each day (a worked example where the learner is a novice, 4 items at the level that fits), answers
- * help with a worked example and a hint. Its gain defines the steady-learning ceiling.
- */
-export const oracle = entry(
-  'oracle',
-  "Reference ceiling: sees the learner's true knowledge; each day teaches the three weakest skills (worked example for novices, 4 items at a fitting level) and answers help with a worked example.",
-  () => {
-    let last = 0;
-    const views: ItemViews = new Map();
-    return {
-      async onWake(ctx) {
-        const o = ctx.oracle;
-        if (!o) throw new Error('the oracle tutor needs the learner\'s true state (a simulated learner)');
-        if (ctx.wake.reason === 'help_request' && typeof ctx.wake.payload.item_id === 'string') {
-          const it = value<{ skill_id: number; hints: string[]; answer_forms: ItemView['answer_forms'] }>(ctx.tools.call('get_course_map', { item_id: ctx.wake.payload.item_id }), 'get_course_map');
-          postWorkedExample(ctx, it.skill_id, views, [ctx.wake.payload.item_id]);
-          const hint = it.hints.find((h) => !revealsAnswer(h, it.answer_forms));
-          ctx.tools.call('send_message', { text: `Look at the worked example I just posted. ${hint ?? ''} What would you do first?` });
-          return;
-        }
-        if (ctx.wake.reason !== 'login' || ctx.wake.day === last) return silence(ctx, 'nothing to do');
-        last = ctx.wake.day;
-        const skills = courseSkills(ctx);
-        const know = await o.know(skills);
-        const order = skills.map((s, i) => ({ s, p: know[i]! })).sort((a, b) => a.p - b.p || a.s - b.s);
-        for (const { s, p } of order.slice(0, 3)) {
-          const level = p < 0.45 ? 1 : p < 0.75 ? 2 : 3;
-          ctx.tools.call('adjust_level', { skill_id: s, level, reason: 'fits the learner' });
-          if (p < 0.7) postWorkedExample(ctx, s, views);
-          ctx.tools.call('assign_items', { skill_id: s, count: 4, due_in_days: 1, note: 'Practice' });
-        }
-      },
-    };
-  },
-  ['oracle'],
-);
-
-export const VALIDITY_POLICIES: readonly TutorEntry[] = [contentFree, spammer, randomAssigner, massed, spaced, workedExamples, oracle];
+export const VALIDITY_POLICIES: readonly TutorEntry[] = [contentFree, spammer, randomAssigner, massed, spaced, workedExamples];

@@ -139,11 +139,11 @@ interface SkillRow {
   last_5: number[];
 }
 
-export const planner: TutorEntry = {
-  name: 'planner',
-  ...noConfig('planner'),
-  description: 'Each day: practice on the two weakest skills (a worked example first for a novice), a spaced review of a skill left idle for 3 days, levels from recent accuracy; help answered with a worked example of a sibling item and a hint.',
-  create(): Tutor {
+/**
+ * The planner's strategy. `know` (the oracle only): the learner's true P per skill, used instead of
+ * the gradebook's recent accuracy to pick the weakest skills and the novices.
+ */
+export function plannerTutor(know?: (ctx: TutorContext, skills: number[]) => Promise<number[]>): Tutor {
     let lastPlannedDay = 0;
     const itemOf = itemReader();
     const views: ItemViews = new Map();
@@ -166,13 +166,14 @@ export const planner: TutorEntry = {
         }
       }
       // Weakest skills first: unseen skills count as weak.
+      const truth = know ? await know(ctx, gb.per_skill.map((r) => r.skill_id)) : null;
       const weak = gb.per_skill
-        .map((r) => ({ r, score: recentAcc(r) ?? 0.5 }))
+        .map((r, i) => ({ r, score: truth ? truth[i]! : (recentAcc(r) ?? 0.5) }))
         .sort((a, b) => a.score - b.score || a.r.skill_id - b.r.skill_id)
         .slice(0, 2);
       for (const { r, score } of weak) {
         // Worked examples for novices (expertise reversal: they help experts little).
-        if (score < 0.5 || r.attempts < 3) postWorkedExample(ctx, r.skill_id, views);
+        if (score < 0.5 || (!truth && r.attempts < 3)) postWorkedExample(ctx, r.skill_id, views);
         ctx.tools.call('assign_items', { skill_id: r.skill_id, count: 3, due_in_days: 1, note: `Practice on ${r.name}` });
       }
       // Spaced review: the skill practised longest ago, if idle for 3 days or more.
@@ -204,5 +205,28 @@ export const planner: TutorEntry = {
         ctx.tools.call('stay_silent', { reason: 'no action needed' });
       },
     };
-  },
+}
+
+export const planner: TutorEntry = {
+  name: 'planner',
+  ...noConfig('planner'),
+  description: 'Each day: practice on the two weakest skills (a worked example first for a novice), a spaced review of a skill left idle for 3 days, levels from recent accuracy; help answered with a worked example of a sibling item and a hint.',
+  create: () => plannerTutor(),
+};
+
+/**
+ * The oracle: the planner's strategy with the learner's true state (need "oracle") instead of the
+ * gradebook to choose the weakest skills and the novices. Its gain on a student is what informed
+ * planning attains in this simulator: the ceiling the steady-learning reference stands for.
+ */
+export const oracle: TutorEntry = {
+  name: 'oracle',
+  ...noConfig('oracle'),
+  needs: ['oracle'],
+  description: "Reference ceiling: the planner's strategy with the learner's true knowledge (not the gradebook) choosing the weakest skills and the novices. Runs only with a simulated learner.",
+  create: () =>
+    plannerTutor((ctx, skills) => {
+      if (!ctx.oracle) throw new Error("the oracle tutor needs the learner's true state (a simulated learner)");
+      return ctx.oracle.know(skills);
+    }),
 };
