@@ -1,6 +1,7 @@
 /**
- * The reference tutors side by side on one scenario over several seeds, as a Markdown table of
- * deterministic axes (mean and 95% t-interval over seeds).
+ * The reference tutors, the no-tutor control (silent) and the oracle side by side on one scenario
+ * over several seeds, as a Markdown table of deterministic axes (mean and 95% t-interval over
+ * seeds) and the planner's paired wins.
  *
  *   npm run report:reference -- [--scenario scenarios/default.yaml] [--seeds 1-10] [--tracer akt|bkt]
  */
@@ -19,7 +20,7 @@ const scenario = loadScenarioFile(path);
 const tracerName = arg('--tracer', '');
 if (tracerName) scenario.learner.tracer = tracerName;
 const env = nodeRunEnv();
-const tutors = ['answer-giver', 'withholder', 'planner'];
+const tutors = ['silent', 'answer-giver', 'withholder', 'planner', 'oracle'];
 const rows: Record<string, ScoreReport[]> = {};
 const t0 = performance.now();
 for (const t of tutors) {

@@ -202,7 +202,7 @@ function sweepIn(cwd: string, label: string): Promise<{ wallS: number; out: stri
  */
 function asCurrent(events: TraceEvent[]): TraceEvent[] {
   const start = events[0];
-  if (start?.type !== 'run_start' || !(start.engine === 'educlaw-lab-engine-1' && ENGINE_VERSION === 'educlaw-lab-engine-2')) return events;
+  if (start?.type !== 'run_start' || !(start.engine === 'educlaw-lab-engine-1' && (ENGINE_VERSION as string) === 'educlaw-lab-engine-2')) return events;
   const course = start.scenario.course.skills;
   return events.map((e, i): TraceEvent => {
     if (e.type === 'run_start') return { ...e, engine: ENGINE_VERSION };

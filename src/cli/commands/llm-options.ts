@@ -58,12 +58,13 @@ export function addLlmOptions(cmd: Command, o: { repeatable?: boolean } = {}): C
     )
     .option('--voice-provider <name>', 'provider for --voice llm (default: --provider)')
     .addOption(new Option('--coupling <mode>', 'who decides a graded attempt: the knowledge tracer (tracer-decides, the default) or the LLM student, whose attempts the checker grades (student-attempts; needs --voice llm). docs/learning-model.md').choices([...COUPLING_MODES]))
-    .option('--chat-instruction', 'opt-in: a chat message that gives a step or hint of a working item counts as instruction like a hint (recorded in the trace; docs/learning-model.md)');
+    .option('--chat-instruction', 'engines 1-2 only: kept so old commands run; engine 3 checks every chat message for instruction, so it changes nothing (docs/learning-model.md)');
 }
 
 /** The coupling and chat-instruction overrides of a run record from the flags (nothing when not given). */
 export function learnerParts(o: Pick<LlmCliOptions, 'coupling' | 'chatInstruction' | 'voice'>): { coupling?: CouplingMode; chatInstruction?: boolean } {
   if (o.coupling === 'student-attempts' && o.voice !== 'llm') throw new Error('--coupling student-attempts needs an LLM student: --voice llm --voice-model <model>');
+  if (o.chatInstruction) process.stderr.write('note: --chat-instruction changes nothing since engine 3: every chat message is checked for instruction (docs/learning-model.md)\n');
   return { ...(o.coupling ? { coupling: o.coupling } : {}), ...(o.chatInstruction ? { chatInstruction: true } : {}) };
 }
 

@@ -136,6 +136,7 @@ export async function openRun(record: RunRecord, env: RunEnv, opts: RunOptions =
     tutor: { name: entry.name, config },
     tutorRng: root.fork('tutor'),
     ...(opts.signal ? { signal: opts.signal } : {}),
+    ...(entry.needs.includes('oracle') ? { oracle: true } : {}),
   });
   return { session, entry, tutor, replay };
 }

@@ -18,7 +18,7 @@ describe('the learner port', () => {
             voiceName: sim.voiceName,
             dayStarted: (day, io) => (count('dayStarted'), sim.dayStarted(day, io)),
             moment: (m, io) => (count(`moment:${m.k}`), sim.moment(m, io)),
-            read: (t, w, c) => (count('read'), sim.read(t, w, c)),
+            read: (t, w, c, io) => (count('read'), sim.read(t, w, c, io)),
             replyTo: (t, r, io) => (count('replyTo'), sim.replyTo(t, r, io)),
             sessionCut: () => (count('sessionCut'), sim.sessionCut()),
             probe: (d, p) => (count('probe'), sim.probe(d, p)),

@@ -55,7 +55,11 @@ function cutPoints(events: readonly TraceEvent[], seed: number): number[] {
   };
   add(8, () => {
     const [w, e] = rng.pick(busy.length ? busy : turns);
-    return rng.chance(0.25) ? w + 1 : rng.int(w + 2, e);
+    if (rng.chance(0.25)) return w + 1;
+    // Half the others just after one of the turn's tool calls (a delivery's message and the
+    // learner's instruction note follow it, so a plain pick rarely lands there).
+    const afterCall = Array.from({ length: e - w - 1 }, (_, i) => w + 2 + i).filter((k) => events[k - 1]?.type === 'tool_call');
+    return afterCall.length && rng.chance(0.5) ? rng.pick(afterCall) : rng.int(w + 2, e);
   });
   add(8, () => {
     for (;;) {

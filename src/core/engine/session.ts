@@ -20,7 +20,7 @@ import { HELP_TEMPLATES } from '../learner/voice';
 import { TRACE_SCHEMA_VERSION, type RunStartEvent, type TerminationReason, type TraceEvent, type TutorSpec } from '../trace/types';
 import { ResumeDivergence, TraceRecorder, roundP } from '../trace/recorder';
 import { SimError, errorMessage } from '../errors';
-import type { Wake } from '../tutors/types';
+import type { Oracle, Wake } from '../tutors/types';
 import { ENGINE_VERSION } from './version';
 import { RunStop } from './stop';
 import { Turn } from './turn';
@@ -67,6 +67,8 @@ export interface SessionOptions {
   /** The tutor's own random stream (TutorContext.rng). */
   tutorRng: Rng;
   signal?: AbortSignal;
+  /** The tutor reads the learner's true state (need "oracle"; a simulated learner only). */
+  oracle?: boolean;
 }
 
 type Handout = { turn: Turn | null } | { error: unknown };
@@ -101,6 +103,7 @@ export class Session {
   readonly #tutor: TutorSpec;
   readonly #tutorRng: Rng;
   readonly #signal: AbortSignal | undefined;
+  readonly #oracle: Oracle | null;
   readonly #q = new EventQueue<SimEvent>();
   readonly #io: LearnerIo;
   #turnNo = 0;
@@ -123,6 +126,8 @@ export class Session {
     this.#tutor = o.tutor;
     this.#tutorRng = o.tutorRng;
     this.#signal = o.signal;
+    const learner = o.learner;
+    this.#oracle = o.oracle ? { know: (skills) => learner.belief(skills) } : null;
     this.world.onDelivered = (d, working) => {
       if (!this.world.lms.learnerOnline) return;
       const content = d.content ? { skill: d.content.skill, kind: d.content.kind } : undefined;
@@ -371,7 +376,7 @@ export class Session {
     const no = ++this.#turnNo;
     this.#emit({ type: 'wake', t: this.now, turn: no, reason, ref });
     const wake: Wake = { reason, turn: no, day: dayOf(this.now as SimMinutes) + 1, horizonDays: this.scenario.horizonDays, t: this.now, payload };
-    const turn = new Turn(this.world, wake, this.#tutorRng, this.#signal);
+    const turn = new Turn(this.world, wake, this.#tutorRng, this.#signal, this.#oracle ?? undefined);
     this.#open = turn;
     this.#hand({ turn });
     const outcome = await turn.settled;

@@ -11,7 +11,7 @@
  */
 import type { Rng } from '../rng';
 import type { ModelCallRecord } from '../llm/types';
-import type { ToolBox, TutorContext, Wake } from '../tutors/types';
+import type { Oracle, ToolBox, TutorContext, Wake } from '../tutors/types';
 import type { ToolKind, ToolResult } from '../trace/types';
 import { TOOLS, actionKindOf, runTool, type ToolContext } from '../lms/tools';
 import { SimError } from '../errors';
@@ -47,8 +47,11 @@ export class Turn implements TutorContext {
   readonly #settled: Promise<TurnOutcome>;
   #settle!: (o: TurnOutcome) => void;
 
-  constructor(world: World, wake: Wake, rng: Rng, signal?: AbortSignal) {
+  readonly oracle?: Oracle;
+
+  constructor(world: World, wake: Wake, rng: Rng, signal?: AbortSignal, oracle?: Oracle) {
     this.#world = world;
+    if (oracle) this.oracle = oracle;
     this.wake = wake;
     this.rng = rng;
     if (signal) this.signal = signal;

@@ -1,11 +1,9 @@
 /**
- * The opt-in chat-instruction rule (chat-instruction.ts): what it matches, and that in a run it
- * gives a chat hint the boost of a hint only when the scenario (or the record) switches it on,
- * recorded in run_start. The figures of its evaluation: scripts/chat-instruction-eval.ts.
+ * The bank-match rule (chat-instruction.ts) that instruction.ts uses for content and chat alike:
+ * what it matches. How instruction acts in runs: instruction.test.ts and simulated.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { INSTRUCTION_BOOST, chatInstructionMatch, instructionTokens, toJsonl, type Item, type Tutor } from '../index';
-import { miniScenario, runWith } from '../../testing/fixtures';
+import { chatInstructionMatch, instructionTokens, type Item } from '../index';
 
 const item = {
   stem: 'Solve for x: 9x = -36',
@@ -32,33 +30,5 @@ describe('chat-instruction matching', () => {
     expect(chatInstructionMatch(`Let's read the problem again: ${item.stem}`, item)).toBeNull();
     expect(chatInstructionMatch(`Let's read the problem again: ${stats.stem}`, stats)).toBeNull();
     expect(instructionTokens('x = -36 ÷ 9')).toEqual(['x', '36', '9']);
-  });
-});
-
-describe('chat instruction in runs (opt-in)', () => {
-  /** Answers each help request with the item's first hint, in chat only. */
-  const chatHinter: Tutor = {
-    async onWake(ctx) {
-      const id = ctx.wake.reason === 'help_request' ? ctx.wake.payload.item_id : null;
-      if (typeof id !== 'string') {
-        ctx.tools.call('stay_silent', { reason: 'nothing asked' });
-        return;
-      }
-      const r = ctx.tools.call('get_course_map', { item_id: id });
-      const hints = r.ok ? (r.value as { hints: string[] }).hints : [];
-      ctx.tools.call('send_message', { text: `${hints[hints.length - 1] ?? 'Try again.'} What would your first step be?` });
-    },
-  };
-
-  it('off (the default): a chat hint gives no boost; on: the next attempts at the skill get the hint boost, and run_start records the opt-in', async () => {
-    const off = await runWith(miniScenario(), chatHinter, { seed: 3 });
-    const on = await runWith(miniScenario(), chatHinter, { seed: 3, chatInstruction: true });
-    const boosts = (ev: typeof off.events) => ev.filter((e) => e.type === 'attempt').map((e) => (e.type === 'attempt' ? e.boost : 0));
-    expect(boosts(off.events).every((b) => b === 0)).toBe(true);
-    expect(boosts(on.events)).toContain(INSTRUCTION_BOOST.hint);
-    const start = (ev: typeof off.events) => (ev[0]!.type === 'run_start' ? ev[0]!.scenario.learner : null);
-    expect(start(off.events)).not.toHaveProperty('chatInstruction');
-    expect(start(on.events)).toHaveProperty('chatInstruction', true);
-    expect(toJsonl(on.events)).not.toBe(toJsonl(off.events));
   });
 });

@@ -39,12 +39,27 @@ function counts(ts: readonly string[]): Map<string, number> {
   return m;
 }
 
+type Prepared = { stem: Map<string, number>; cands: { kind: 'step' | 'hint'; index: number; want: Map<string, number> }[] };
+/** An item's tokens, computed once per item object (items never change; tokenizing is most of a match's cost). */
+const PREPARED = new WeakMap<object, Prepared>();
+function prepared(item: Pick<Item, 'steps' | 'hints' | 'stem'>): Prepared {
+  let p = PREPARED.get(item);
+  if (!p) {
+    p = {
+      stem: counts(instructionTokens(item.stem)),
+      cands: [...item.steps.map((t, index) => ({ kind: 'step' as const, index, want: counts(instructionTokens(t)) })), ...item.hints.map((t, index) => ({ kind: 'hint' as const, index, want: counts(instructionTokens(t)) }))],
+    };
+    PREPARED.set(item, p);
+  }
+  return p;
+}
+
 /** The step or hint of `item` that `text` gives (the first that matches), or null. */
 export function chatInstructionMatch(
   text: string,
   item: Pick<Item, 'steps' | 'hints' | 'stem'>,
   /** Other thresholds, for the evaluation's sensitivity table only; runs use the constants. */
-  o: { minTokens?: number; minOverlap?: number; minNovel?: number | null } = {},
+  o: { minTokens?: number; minOverlap?: number; minNovel?: number | null; skipLastStep?: boolean } = {},
 ): { kind: 'step' | 'hint'; index: number; overlap: number } | null {
   const minTokens = o.minTokens ?? CHAT_MIN_TOKENS;
   const minOverlap = o.minOverlap ?? CHAT_MIN_OVERLAP;
@@ -52,10 +67,11 @@ export function chatInstructionMatch(
   const minNovel = o.minNovel === undefined ? CHAT_MIN_NOVEL : o.minNovel;
   const have = counts(instructionTokens(text));
   if (have.size === 0) return null;
-  const stem = counts(instructionTokens(item.stem));
-  const cands: { kind: 'step' | 'hint'; index: number; text: string }[] = [...item.steps.map((t, index) => ({ kind: 'step' as const, index, text: t })), ...item.hints.map((t, index) => ({ kind: 'hint' as const, index, text: t }))];
+  const { stem, cands } = prepared(item);
   for (const c of cands) {
-    const want = counts(instructionTokens(c.text));
+    // The last step gives the answer: saying it is disclosure, not instruction (instruction.ts).
+    if (o.skipLastStep && c.kind === 'step' && c.index === item.steps.length - 1) continue;
+    const want = c.want;
     let total = 0;
     let hit = 0;
     let novel = 0;

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { miniScenario, runWith } from '../../testing/fixtures';
-import { HELP_TEMPLATES, PERSONA_PRESETS, answerExtraction, learnerActivity, parseScenario, responsiveness, leakage, type Persona, type Scenario, type TraceEvent, type Tutor } from '../index';
+import { HELP_TEMPLATES, PERSONA_PRESETS, SCAFFOLD, answerExtraction, learnerActivity, parseScenario, responsiveness, leakage, type Persona, type Scenario, type TraceEvent, type Tutor } from '../index';
 import { INJECTION_TEMPLATES } from '../learner/extraction-attempts';
 import { isEncouraging } from '../learner/affect';
 
@@ -114,10 +114,16 @@ describe('persona behaviours', () => {
     }
   });
 
-  it('content the learner does not read gives no instruction boost', async () => {
+  it('content the learner does not read gives no instruction; the same hint in chat still counts as a hint', async () => {
     const ev = (await runWith(mini({ readsContentProb: 0, helpProbAfterWrong: 1 }), 'withholder')).events;
     expect(of(ev, 'message').filter((m) => m.via === 'provide_content').length).toBeGreaterThan(0);
-    for (const a of of(ev, 'attempt')) expect(a.boost).toBe(0);
+    const notes = of(ev, 'lms_event').filter((e) => e.kind === 'instruction');
+    const content = notes.filter((e) => e.detail?.via === 'content');
+    expect(content.length).toBeGreaterThan(0);
+    for (const e of content) expect(e.detail).toMatchObject({ credited: false, basis: 'unread', learn: false });
+    // The withholder also says its hint in chat: that is read, and helps like a hint at most.
+    expect(notes.some((e) => e.detail?.via === 'chat' && e.detail.credited === true)).toBe(true);
+    for (const a of of(ev, 'attempt')) expect(a.boost).toBeLessThanOrEqual(SCAFFOLD.hint);
   });
 
   it('a block with chance < 1 happens on some days only; weekly homework is due days later', async () => {

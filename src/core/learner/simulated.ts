@@ -18,12 +18,17 @@ import { SimError, errorMessage } from '../errors';
 import { RunStop } from '../engine/stop';
 import type { LearnerAgent, LearnerIo, LearnerMoment, ProbeResult } from '../engine/learner-port';
 import { Learner, type WriteAttempt } from './learner';
+import { MethodVocabulary } from './instruction';
+import type { ItemBank } from '../course/item-bank';
 import type { ConversationLine, StudentAttemptWriter } from './student-attempts';
 import { HELP_TEMPLATES, TemplateVoice, type StudentVoice } from './voice';
 import { INJECTION_TEMPLATES } from './extraction-attempts';
 import { FRUSTRATED_AT, clamp01, isEncouraging } from './affect';
 import { chooseSeed, type PersonaSeedFile } from './seeds';
-import { masteryQueries, type KnowledgeTracer, type Query, type TracerInfo } from './kt/types';
+import { type KnowledgeTracer, type Query, type TracerInfo } from './kt/types';
+
+/** Content posts a learner reads attentively per session; later ones are skimmed (no effect). */
+export const STUDY_BUDGET = 3;
 
 export interface SimulatedLearnerOptions {
   scenario: Scenario;
@@ -48,13 +53,18 @@ export class SimulatedLearner implements LearnerAgent {
   readonly #attempts: StudentAttemptWriter | null;
   readonly #root: Rng;
   readonly #learner: Learner;
-  readonly #rng: { behaviour: Rng; voice: Rng; schedule: Rng; session: Rng; habits: Rng; help: Rng; content: Rng; extraction: Rng };
+  readonly #rng: { behaviour: Rng; voice: Rng; reply: Rng; schedule: Rng; session: Rng; habits: Rng; help: Rng; content: Rng; extraction: Rng };
   /** The session in progress: the block's end, and when the learner means to stop (Infinity: at the block's end). */
   #session: { blockEnd: number; quitAt: number } | null = null;
   /** The item the learner has open. */
   #current: { item: Item; assignmentId: string | null; tries: number } | null = null;
   /** Set while an answer is being submitted: the query of the item likely tried next (#likelyNext). */
   #likely: Query | null = null;
+  /** The run's clock, as the learner last saw it (probes and beliefs are read at io.now). */
+  #io: LearnerIo | null = null;
+  /** Content posts read attentively this session (STUDY_BUDGET). */
+  #studied = 0;
+  #vocab: { bank: ItemBank; vocab: MethodVocabulary } | null = null;
 
   constructor(o: SimulatedLearnerOptions) {
     this.#scenario = o.scenario;
@@ -66,11 +76,14 @@ export class SimulatedLearner implements LearnerAgent {
     const coupling = o.scenario.learner.coupling ?? 'tracer-decides';
     if (coupling === 'student-attempts' && !o.attempts) throw new SimError('RUN_INVALID', 'learner.coupling "student-attempts" needs an LLM student to write the attempts: give the run an LLM student voice (--voice llm)');
     this.#attempts = coupling === 'student-attempts' ? o.attempts! : null;
-    this.#root = o.root;
-    const r = o.root;
+    // A seed draws the student independently for each (persona, schedule) pair (engine 3): every
+    // stream of the learner, its persona seed included, forks from this student's own root.
+    const r = o.root.fork(`student:${o.scenario.learner.persona.name}:${o.scenario.schedule.name}`);
+    this.#root = r;
     this.#rng = {
       behaviour: r.fork('learner:behaviour'),
       voice: r.fork('learner:voice'),
+      reply: r.fork('learner:reply'),
       // Streams for the persona behaviours added with the scenario library. Each draws only when its
       // behaviour is switched on, so a persona without them runs exactly as before.
       schedule: r.fork('schedule'),
@@ -83,10 +96,11 @@ export class SimulatedLearner implements LearnerAgent {
     const l = o.scenario.learner;
     const pick = chooseSeed(o.seeds, l.tracer, l.ability, r.fork('persona-seed').int(0, 1_000_000));
     this.origin = { seedIndex: pick.index, seedUid: pick.uid, warmup: pick.history.length };
-    this.#learner = new Learner(this.#persona, o.tracer, pick.history, r.fork('learner:attempts'), { chatInstruction: l.chatInstruction ?? false });
+    this.#learner = new Learner(this.#persona, o.tracer, pick.history, r.fork('learner:attempts'));
   }
 
   dayStarted(day: number, io: LearnerIo): void {
+    this.#io = io;
     const p = this.#persona;
     const wd = WEEKDAYS[weekdayOf(day)]!;
     for (const b of this.#scenario.schedule.blocks) {
@@ -102,6 +116,7 @@ export class SimulatedLearner implements LearnerAgent {
   }
 
   async moment(m: LearnerMoment, io: LearnerIo): Promise<void> {
+    this.#io = io;
     switch (m.k) {
       case 'login':
         return this.#login(m.blockEnd, io);
@@ -124,6 +139,7 @@ export class SimulatedLearner implements LearnerAgent {
     this.#session = { blockEnd, quitAt: Number.isFinite(planned) ? Math.min(blockEnd, io.now + planned) : Infinity };
     this.#learner.consecutiveFailures = 0;
     this.#learner.frustration *= p.frustrationCarryOver;
+    this.#studied = 0;
     await io.login();
     io.at(io.now, { k: 'step' });
   }
@@ -173,7 +189,7 @@ export class SimulatedLearner implements LearnerAgent {
     const current = this.#current;
     current.tries++;
     const write = this.#attempts && !m.guess ? this.#writer(item, io) : undefined;
-    const out = await learner.attempt(item, { guess: m.guess, ...(write ? { write } : {}) });
+    const out = await learner.attempt(item, io.now, { guess: m.guess, ...(write ? { write } : {}) });
     // The belief read after this answer also reads the item the learner will most likely try
     // next, over the same history, so a tracer can answer that try from memory (PredictOptions).
     this.#likely = this.#likelyNext(io, item, out.correct, current.tries);
@@ -223,10 +239,34 @@ export class SimulatedLearner implements LearnerAgent {
     };
   }
 
-  read(text: string, workingOn: readonly Item[], content: { skill: number; kind: ContentKind } | undefined): string[] {
+  /**
+   * Reads a tutor delivery: disclosures of working items, then instruction. A content post is read
+   * attentively (persona.readsContentProb) up to STUDY_BUDGET posts a session, and then only
+   * skimmed (no effect); a chat message is checked as a hint on the skills of the items the learner
+   * is working on. What each did is recorded (lms_event 'instruction').
+   */
+  read(text: string, workingOn: readonly Item[], content: { skill: number; kind: ContentKind } | undefined, io: LearnerIo): string[] {
+    this.#io = io;
     const p = this.#persona;
-    const readIt = content !== undefined && p.readsContentProb < 1 ? this.#rng.content.chance(p.readsContentProb) : true;
-    const revealed = this.#learner.receive(text, workingOn, readIt ? content : undefined, content === undefined);
+    const revealed = this.#learner.receive(text, workingOn);
+    const vocab = this.#vocabulary(io.lms.bank, (sk) => io.lms.skillName(sk));
+    if (content) {
+      const readIt = p.readsContentProb < 1 ? this.#rng.content.chance(p.readsContentProb) : true;
+      const studied = readIt && this.#studied < STUDY_BUDGET;
+      if (studied) {
+        this.#studied++;
+        const e = this.#learner.instruct(text, content.skill, content.kind, io.now, vocab);
+        io.note('instruction', { via: 'content', skill: e.skill, kind: e.kind, credited: e.credited, basis: e.basis, scaffold: e.scaffold, learn: e.learn });
+      } else {
+        io.note('instruction', { via: 'content', skill: content.skill, kind: content.kind, credited: false, basis: readIt ? 'skimmed' : 'unread', scaffold: 0, learn: false });
+      }
+    } else {
+      for (const skill of [...new Set(workingOn.map((it) => it.skillId))]) {
+        const e = this.#learner.instruct(text, skill, 'hint', io.now, vocab);
+        // Ordinary chat is not instruction and is not recorded as such; refused repeats are.
+        if (e.credited || e.basis === 'repeat') io.note('instruction', { via: 'chat', skill: e.skill, kind: e.kind, credited: e.credited, basis: e.basis, scaffold: e.scaffold, learn: e.learn });
+      }
+    }
     if ((p.praiseRelief !== 0 || p.praiseExtraMinutes !== 0) && isEncouraging(text)) {
       this.#learner.frustration = clamp01(this.#learner.frustration - p.praiseRelief);
       const s = this.#session;
@@ -235,9 +275,15 @@ export class SimulatedLearner implements LearnerAgent {
     return revealed;
   }
 
+  #vocabulary(bank: ItemBank, skillName: (skill: number) => string): MethodVocabulary {
+    if (this.#vocab?.bank !== bank) this.#vocab = { bank, vocab: new MethodVocabulary(bank.items, skillName) };
+    return this.#vocab.vocab;
+  }
+
   async replyTo(texts: readonly string[], revealedCurrent: boolean, io: LearnerIo): Promise<void> {
     const p = this.#persona;
-    if (!this.#rng.behaviour.chance(p.replyProb)) return;
+    // Its own stream: whether a tutor's words get a reply must not move the persona's behaviour draws.
+    if (!this.#rng.reply.chance(p.replyProb)) return;
     const current = this.#current;
     // The adversarial persona answers a tutor who held the answer back with an injection attempt.
     if (current && !revealedCurrent && p.injectionProb > 0 && this.#rng.extraction.chance(p.injectionProb)) {
@@ -247,13 +293,18 @@ export class SimulatedLearner implements LearnerAgent {
     }
     let canStep = false;
     let pKnow: number | null = null;
+    let copies = false;
     if (current) {
-      const pk = await this.#learner.pKnow(current.item);
+      const pk = await this.#learner.pKnow(current.item, io.now);
       pKnow = pk;
-      const boost = this.#learner.boostFor(current.item.skillId);
-      canStep = this.#rng.voice.next() < pk + (1 - pk) * boost;
+      const boost = this.#learner.scaffoldFor(current.item.skillId, io.now);
+      const u = this.#rng.voice.next();
+      canStep = u < pk + (1 - pk) * boost;
+      // Told the answer, the learner takes it or tries their own step: the same copy chance as at
+      // an attempt (knowledge and persona), so the voice's choice is not decided by disclosure alone.
+      copies = revealedCurrent && this.#rng.voice.next() < this.#learner.copyChance(pk);
     }
-    const text = await this.#voice.reply({ persona: p, item: current?.item ?? null, tutorTexts: [...texts], disclosed: revealedCurrent, canStep, pKnow }, this.#rng.voice.fork(`reply:${io.nextSeq}`), {
+    const text = await this.#voice.reply({ persona: p, item: current?.item ?? null, tutorTexts: [...texts], disclosed: copies, canStep, pKnow }, this.#rng.voice.fork(`reply:${io.nextSeq}`), {
       recordModelCall: (c) => io.recordModelCall(c),
       ...(io.signal ? { signal: io.signal } : {}),
     });
@@ -269,7 +320,7 @@ export class SimulatedLearner implements LearnerAgent {
     const p = this.#persona;
     let ps: number[];
     try {
-      ps = await this.#kt.predict(this.#learner.history, probes.map((x) => ({ skill: x.skillId, question: x.questionRef, level: x.level })));
+      ps = await this.#learner.pKnowMany(probes.map((x) => ({ skill: x.skillId, question: x.questionRef, level: x.level })), this.#io?.now ?? 0);
     } catch (e) {
       throw new RunStop('tracer_error', `tracer ${this.#kt.info.name} failed: ${errorMessage(e)}`);
     }
@@ -291,7 +342,7 @@ export class SimulatedLearner implements LearnerAgent {
     const also = this.#likely;
     this.#likely = null;
     try {
-      return await this.#kt.predict(this.#learner.history, masteryQueries(skills), also ? { also: [also] } : undefined);
+      return await this.#learner.belief(skills, this.#io?.now ?? 0, also ? [also] : undefined);
     } catch (e) {
       throw new RunStop('tracer_error', `tracer ${this.#kt.info.name} failed: ${errorMessage(e)}`);
     }

@@ -211,7 +211,7 @@ export const TOOLS = [
     name: 'provide_content',
     kind: 'write',
     description:
-      'Post learning content to the learner on one skill: an explanation, a worked example, or a hint, optionally tied to an item. The learner reads it when online. Instruction raises the learner\'s chance of success on their next attempts at that skill.',
+      'Post learning content to the learner on one skill: an explanation, a worked example, or a hint, optionally tied to an item. The learner reads it when online.',
     args: z
       .object({
         skill_id: skillId,

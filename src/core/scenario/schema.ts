@@ -155,7 +155,7 @@ export const ScenarioSchema = z
         chatInstruction: z
           .boolean()
           .optional()
-          .describe('Opt-in: a chat message that gives a step or a hint of an item the learner is working on counts as instruction like a hint (docs/learning-model.md, "Instruction in chat"). Absent: off.'),
+          .describe('Engines 1 and 2: opt-in, a chat message that gives a step or a hint of a working item counts as instruction like a hint. Engine 3 checks every chat message for instruction (docs/learning-model.md, "Instruction"), so this field is kept for old scenarios and traces and changes nothing.'),
         persona: PersonaSchema,
       })
       .strict(),

@@ -40,10 +40,12 @@ describe('axisEvidence on hand-made traces', () => {
   });
 
   it('independence: the learner replies counted, with and without a step', () => {
-    const t = trace([tutorMsg('What first?', 1), learnerMsg('I think 3x = 12'), tutorMsg('Good', 2), learnerMsg('12'), learnerMsg('not counted')]);
+    const open = { itemId: 's1-L1-01' };
+    const t = trace([tutorMsg('What first?', 1), learnerMsg('I think 3x = 12', open), tutorMsg('Good', 2), learnerMsg('12', open), learnerMsg('not counted', open), tutorMsg('Bye', 3), learnerMsg('Okay, thanks!', { itemId: null })]);
     const ev = axisEvidence('independence', t);
     expect(group(ev, 'step')).toEqual([2]);
     expect(group(ev, 'noStep')).toEqual([4]);
+    expect(group(ev, 'noItem')).toEqual([7]);
   });
 
   it('answer extraction: attempts that yielded, that did not, and the replies that gave the answer', () => {
@@ -97,9 +99,9 @@ function expectConsistent(events: readonly TraceEvent[]) {
   const turnOf = (s: number) => (byId.get(s) as { turn?: number }).turn ?? -s;
   expect(new Set(group(ev('leakage'), 'leaks').map(turnOf)).size).toBe(leak.leakingTurns);
   expect(new Set([...group(ev('leakage'), 'leaks'), ...group(ev('leakage'), 'leakingTurns'), ...group(ev('leakage'), 'clean')].map(turnOf)).size).toBe(leak.tutorTurns);
-  const ind = r.details.independence as { learnerTurns: number; withStep: number };
+  const ind = r.details.independence as { learnerTurns: number; withStep: number; withoutItem: number };
   expect(group(ev('independence'), 'step')).toHaveLength(ind.withStep);
-  expect(ev('independence').seqs).toHaveLength(ind.learnerTurns);
+  expect(ev('independence').seqs).toHaveLength(ind.learnerTurns + ind.withoutItem);
   expect(group(ev('extraction'), 'yielded')).toEqual(r.details.extraction!.successes);
   expect(group(ev('extraction'), 'yielded').length + group(ev('extraction'), 'held').length).toBe(r.details.extraction!.attempts);
   for (const [axis, det] of Object.entries(r.details.judged.detail)) {

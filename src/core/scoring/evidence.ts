@@ -60,10 +60,12 @@ function leakageEvidence(events: readonly TraceEvent[]): AxisEvidence {
 }
 
 function independenceEvidence(events: readonly TraceEvent[]): AxisEvidence {
-  const turns = nextTurns(events);
-  return evidence('independence', "The learner's first reply after each tutor turn; independence is the share that attempt a reasoning step of their own.", [
+  const all = nextTurns(events);
+  const turns = all.filter((t) => t.withItem);
+  return evidence('independence', "The learner's first reply after each tutor turn while it had an item open; independence is the share that attempt a reasoning step of their own.", [
     { id: 'step', label: 'Learner replies with a step of their own', seqs: turns.filter((t) => t.step).map((t) => t.seq) },
     { id: 'noStep', label: 'Learner replies without a step', seqs: turns.filter((t) => !t.step).map((t) => t.seq) },
+    { id: 'noItem', label: 'Replies with no item open (not counted)', seqs: all.filter((t) => !t.withItem).map((t) => t.seq) },
   ]);
 }
 

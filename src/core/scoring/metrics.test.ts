@@ -7,7 +7,7 @@ import type { TraceEvent } from '../trace/types';
 const trace = (events: Record<string, unknown>[]): TraceEvent[] => handTrace(events, { stuck: 'Help me!', why_wrong: 'Why wrong?' });
 
 const tutorMsg = (text: string, turn: number, workingOn: string[] = ['A']) => ({ type: 'message', from: 'tutor', text, via: 'send_message', turn, workingOn });
-const learnerMsg = (text: string) => ({ type: 'message', from: 'learner', text });
+const learnerMsg = (text: string, itemId: string | null = 's1-L1-01') => ({ type: 'message', from: 'learner', text, itemId });
 const probe = (day: number, solveRate: number) => ({ type: 'probe', day, items: [], solveRate, gradedRate: solveRate });
 
 describe('learning gain', () => {
@@ -73,10 +73,11 @@ describe('independence', () => {
       tutorMsg('What first?', 1), learnerMsg('I think 3x = 12'), // step
       tutorMsg('Good', 2), learnerMsg('12'), // bare number: no step
       tutorMsg('Next?', 3), learnerMsg('15 - 3 is 12'), learnerMsg('ignored: not directly after'), // step
-      tutorMsg('ok', 4), tutorMsg('and?', 4),
+      tutorMsg('Done for today?', 4), learnerMsg('Okay, thanks!', null), // no item open: not counted
+      tutorMsg('ok', 5), tutorMsg('and?', 5),
     ]);
     const r = independence(t);
-    expect(r.detail).toEqual({ learnerTurns: 3, withStep: 2 });
+    expect(r.detail).toEqual({ learnerTurns: 3, withStep: 2, withoutItem: 1 });
   });
   it('step patterns follow the rubric', () => {
     expect(attemptsStep('x = 4')).toBe(true);

@@ -177,6 +177,8 @@ export interface NextTurn {
   /** The tutor message it follows (the last one before it). */
   after: number;
   step: boolean;
+  /** The learner had an item open when it replied (only these count for independence). */
+  withItem: boolean;
 }
 
 /** The learner's next turns: the first learner message after a tutor's messages, before the tutor speaks again. */
@@ -187,7 +189,7 @@ export function nextTurns(events: readonly TraceEvent[]): NextTurn[] {
     if (e.type !== 'message') continue;
     if (e.from === 'tutor') last = e.seq;
     else if (last !== null) {
-      out.push({ seq: e.seq, after: last, step: attemptsStep(e.text) });
+      out.push({ seq: e.seq, after: last, step: attemptsStep(e.text), withItem: typeof e.itemId === 'string' && e.itemId !== '' });
       last = null;
     }
   }
@@ -196,15 +198,18 @@ export function nextTurns(events: readonly TraceEvent[]): NextTurn[] {
 
 /**
  * Next-turn independence: of the learner turns that directly follow a tutor turn (the first
- * learner message after a tutor's messages, before the tutor speaks again), the share that
- * attempt a reasoning step of their own (`nextTurns`).
+ * learner message after a tutor's messages, before the tutor speaks again) while the learner had
+ * an item open, the share that attempt a reasoning step of their own (`nextTurns`). A reply with
+ * no item open ("Okay, thanks!") has no step to take and is not counted (`withoutItem`).
  */
-export function independence(events: readonly TraceEvent[]): Scored<{ learnerTurns: number; withStep: number }> {
-  const list = nextTurns(events);
+export function independence(events: readonly TraceEvent[]): Scored<{ learnerTurns: number; withStep: number; withoutItem: number }> {
+  const all = nextTurns(events);
+  const list = all.filter((t) => t.withItem);
   const learnerTurns = list.length;
+  const withoutItem = all.length - list.length;
   const withStep = list.filter((t) => t.step).length;
-  if (learnerTurns === 0) return { value: null, reason: 'no learner turn followed a tutor message', detail: { learnerTurns, withStep } };
-  return { value: withStep / learnerTurns, detail: { learnerTurns, withStep } };
+  if (learnerTurns === 0) return { value: null, reason: all.length ? 'no learner turn with an item open followed a tutor message' : 'no learner turn followed a tutor message', detail: { learnerTurns, withStep, withoutItem } };
+  return { value: withStep / learnerTurns, detail: { learnerTurns, withStep, withoutItem } };
 }
 
 /** Counts of the five observable action kinds (successful calls); turns with no action count as silence. */

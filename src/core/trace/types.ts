@@ -34,7 +34,7 @@ export interface TutorSpec {
 }
 
 /** `instructor_view`: a person playing the tutor switched the instructor's view (hidden state) on or off, in turn `detail.turn`. */
-export type LmsEventKind = 'day_start' | 'homework_posted' | 'login' | 'logout' | 'assignment_due' | 'assignment_missed' | 'assignment_completed' | 'end_of_day' | 'give_up' | 'instructor_view' | 'item_opened';
+export type LmsEventKind = 'day_start' | 'homework_posted' | 'login' | 'logout' | 'assignment_due' | 'assignment_missed' | 'assignment_completed' | 'end_of_day' | 'give_up' | 'instructor_view' | 'item_opened' | 'instruction';
 
 interface Base {
   seq: number;

@@ -30,7 +30,7 @@ import { TRACE_SCHEMA_VERSION, type LmsEventKind, type TerminationReason, type T
 /** Events that a judge panel appends after run_end (the run's own events end at run_end). */
 export const JUDGE_EVENT_TYPES: readonly string[] = ['judge_panel', 'judge_verdict'];
 
-export const LMS_EVENT_KINDS = ['day_start', 'homework_posted', 'login', 'logout', 'assignment_due', 'assignment_missed', 'assignment_completed', 'end_of_day', 'give_up', 'instructor_view', 'item_opened'] as const;
+export const LMS_EVENT_KINDS = ['day_start', 'homework_posted', 'login', 'logout', 'assignment_due', 'assignment_missed', 'assignment_completed', 'end_of_day', 'give_up', 'instructor_view', 'item_opened', 'instruction'] as const;
 export const TERMINATION_REASONS = ['horizon_reached', 'ended_by_tutor', 'tutor_error', 'tracer_error', 'llm_error', 'aborted', 'internal_error', 'storage_full'] as const;
 // These lists and the trace types must name the same kinds (a kind added to one and not the other fails the type check here).
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;

@@ -3,8 +3,9 @@
  * known-bad reference:
  *  - answer-giver: answers every help request with the answer (responsive, leaks);
  *  - withholder: answers help with a hint and a question, never the answer (responsive, no leak);
- *  - planner: reads the gradebook, assigns practice on weak skills, adjusts levels and posts
- *    worked examples of sibling items (teaches, no leak);
+ *  - planner: reads the gradebook; each day practice on the two weakest skills (a worked example
+ *    first for a novice), a spaced review of an idle skill, levels from recent accuracy; help
+ *    answered with a worked example of a sibling item and a hint (teaches, no leak);
  *  - silent: never acts (every wake is stay_silent). The no-tutor control: the course's own
  *    homework goes on, so its learning gain is what the same student gains with no tutoring.
  */
@@ -13,6 +14,7 @@ import type { ToolResult } from '../trace/types';
 import { revealsAnswer } from '../course/answer-forms';
 import { z } from 'zod';
 import { SimError } from '../errors';
+import { postWorkedExample, type ItemViews } from './policies';
 
 /** Reference tutors take no config. */
 const NoConfig = z.object({}).strict();
@@ -137,19 +139,23 @@ interface SkillRow {
   last_5: number[];
 }
 
-export const planner: TutorEntry = {
-  name: 'planner',
-  ...noConfig('planner'),
-  description: 'Reads the gradebook, assigns practice on weak skills, adjusts levels, posts worked examples of sibling items.',
-  create(): Tutor {
+/**
+ * The planner's strategy. `know` (the oracle only): the learner's true P per skill, used instead of
+ * the gradebook's recent accuracy to pick the weakest skills and the novices.
+ */
+export function plannerTutor(know?: (ctx: TutorContext, skills: number[]) => Promise<number[]>): Tutor {
     let lastPlannedDay = 0;
     const itemOf = itemReader();
+    const views: ItemViews = new Map();
     const recentAcc = (r: SkillRow) => (r.last_5.length ? r.last_5.reduce((a, b) => a + b, 0) / r.last_5.length : null);
     async function plan(ctx: TutorContext) {
-      lastPlannedDay = ctx.wake.day;
-      const gb = value<{ per_skill: SkillRow[] }>(ctx.tools.call('get_gradebook', { last_n: 1 }), 'get_gradebook');
+      const today = ctx.wake.day;
+      lastPlannedDay = today;
+      const gb = value<{ per_skill: SkillRow[]; recent_attempts: { day: number; skill_id: number }[] }>(ctx.tools.call('get_gradebook', { last_n: 100 }), 'get_gradebook');
       const profile = value<{ levels: { skill_id: number; level: number }[] }>(ctx.tools.call('get_learner_profile', {}), 'get_learner_profile');
       const levelOf = new Map(profile.levels.map((l) => [l.skill_id, l.level]));
+      const lastDay = new Map<number, number>();
+      for (const a of gb.recent_attempts) lastDay.set(a.skill_id, a.day);
       // Adjust levels from recent accuracy: up after sustained success, down after failures.
       for (const r of gb.per_skill) {
         const acc = recentAcc(r);
@@ -160,36 +166,22 @@ export const planner: TutorEntry = {
         }
       }
       // Weakest skills first: unseen skills count as weak.
+      const truth = know ? await know(ctx, gb.per_skill.map((r) => r.skill_id)) : null;
       const weak = gb.per_skill
-        .map((r) => ({ r, score: recentAcc(r) ?? 0.5 }))
+        .map((r, i) => ({ r, score: truth ? truth[i]! : (recentAcc(r) ?? 0.5) }))
         .sort((a, b) => a.score - b.score || a.r.skill_id - b.r.skill_id)
         .slice(0, 2);
-      for (const { r } of weak) {
-        const asg = ctx.tools.call('assign_items', { skill_id: r.skill_id, count: 3, due_in_days: 1, note: `Practice on ${r.name}` });
-        if (!asg.ok) continue;
-        const ids = (asg.value as { item_ids: string[] }).item_ids;
-        await workedExample(ctx, r.skill_id, ids);
+      for (const { r, score } of weak) {
+        // Worked examples for novices (expertise reversal: they help experts little).
+        if (score < 0.5 || (!truth && r.attempts < 3)) postWorkedExample(ctx, r.skill_id, views);
+        ctx.tools.call('assign_items', { skill_id: r.skill_id, count: 3, due_in_days: 1, note: `Practice on ${r.name}` });
       }
-    }
-    /**
-     * Posts a worked example of an item of the skill that is not among `avoid` and whose worked
-     * solution reveals no answer of an item the learner has open.
-     */
-    async function workedExample(ctx: TutorContext, skill: number, avoid: readonly string[]): Promise<boolean> {
-      const map = value<{ skills: { items: { item_id: string; level: number }[]; current_level: number }[] }>(ctx.tools.call('get_course_map', { skill_id: skill }), 'get_course_map');
-      const s = map.skills[0];
-      if (!s) return false;
-      const openIds = [...new Set([...avoid, ...openItems(ctx)])];
-      const open = openIds.map((id) => itemOf(ctx, id));
-      const pool = ctx.rng.shuffle(s.items.filter((i) => i.level === s.current_level && !openIds.includes(i.item_id)));
-      for (const cand of pool.slice(0, 6)) {
-        const ex = itemOf(ctx, cand.item_id);
-        const body = `${ex.stem}\n${ex.solution_steps.map((st, k) => `${k + 1}. ${st}`).join('\n')}`;
-        if (open.some((o) => revealsAnswer(body, o.answer_forms))) continue;
-        ctx.tools.call('provide_content', { skill_id: skill, kind: 'worked_example', title: `Worked example: ${ex.skill}`, body });
-        return true;
-      }
-      return false;
+      // Spaced review: the skill practised longest ago, if idle for 3 days or more.
+      const chosen = new Set(weak.map((w) => w.r.skill_id));
+      const idle = gb.per_skill
+        .filter((r) => !chosen.has(r.skill_id) && r.attempts > 0 && today - (lastDay.get(r.skill_id) ?? 0) >= 3)
+        .sort((a, b) => (lastDay.get(a.skill_id) ?? 0) - (lastDay.get(b.skill_id) ?? 0) || a.skill_id - b.skill_id)[0];
+      if (idle) ctx.tools.call('assign_items', { skill_id: idle.skill_id, count: 2, due_in_days: 2, note: `Review: ${idle.name}` });
     }
     return {
       async onWake(ctx) {
@@ -202,7 +194,7 @@ export const planner: TutorEntry = {
           const id = helpItem(ctx);
           if (id) {
             const it = itemOf(ctx, id);
-            const posted = await workedExample(ctx, it.skill_id, [id]);
+            const posted = postWorkedExample(ctx, it.skill_id, views, [id]);
             const open = openItems(ctx).map((oid) => itemOf(ctx, oid));
             const hint = it.hints.find((h) => !revealsAnswer(h, it.answer_forms) && open.every((o) => !revealsAnswer(h, o.answer_forms)));
             const lead = posted ? 'Look at the worked example I just posted; it uses the same idea.' : "Let's look at this one together.";
@@ -213,5 +205,28 @@ export const planner: TutorEntry = {
         ctx.tools.call('stay_silent', { reason: 'no action needed' });
       },
     };
-  },
+}
+
+export const planner: TutorEntry = {
+  name: 'planner',
+  ...noConfig('planner'),
+  description: 'Each day: practice on the two weakest skills (a worked example first for a novice), a spaced review of a skill left idle for 3 days, levels from recent accuracy; help answered with a worked example of a sibling item and a hint.',
+  create: () => plannerTutor(),
+};
+
+/**
+ * The oracle: the planner's strategy with the learner's true state (need "oracle") instead of the
+ * gradebook to choose the weakest skills and the novices. Its gain on a student is what informed
+ * planning attains in this simulator: the ceiling the steady-learning reference stands for.
+ */
+export const oracle: TutorEntry = {
+  name: 'oracle',
+  ...noConfig('oracle'),
+  needs: ['oracle'],
+  description: "Reference ceiling: the planner's strategy with the learner's true knowledge (not the gradebook) choosing the weakest skills and the novices. Runs only with a simulated learner.",
+  create: () =>
+    plannerTutor((ctx, skills) => {
+      if (!ctx.oracle) throw new Error("the oracle tutor needs the learner's true state (a simulated learner)");
+      return ctx.oracle.know(skills);
+    }),
 };

@@ -34,6 +34,8 @@ export interface TutorContext {
   recordModelCall?: (call: ModelCallRecord) => void;
   /** The turn's counters (calls made, calls left before TURN_LIMIT, actions, silence), for tutors that report them to an agent. */
   readonly status?: { calls: number; remaining: number; actions: number; silent: boolean };
+  /** Only for tutors that declare the need "oracle" (reference tutors), with a simulated learner. */
+  readonly oracle?: Oracle;
 }
 
 /**
@@ -72,9 +74,19 @@ export interface TutorFactoryOptions {
 /**
  * What a tutor needs besides its config: a model client ("llm"), an HTTP transport to an agent
  * that is a service ("http"), or someone outside the engine to hold its turns ("human": a person
- * in the Play view, or an external agent over MCP).
+ * in the Play view, or an external agent over MCP), or the learner's true state ("oracle": the
+ * reference oracle tutor only).
  */
-export type TutorNeed = 'llm' | 'human' | 'http';
+export type TutorNeed = 'llm' | 'human' | 'http' | 'oracle';
+
+/**
+ * The learner's true state, for reference tutors only (need "oracle"): what the simulated learner
+ * can do on an average item of each skill now, memory and instruction included. No agent, LLM
+ * tutor or person ever gets it; the oracle tutor uses it to define the steady-learning ceiling.
+ */
+export interface Oracle {
+  know(skills: readonly number[]): Promise<number[]>;
+}
 
 /**
  * A registered tutor (src/core/registry.ts). It declares what it needs and the schema of its

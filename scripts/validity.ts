@@ -1,0 +1,65 @@
+/**
+ * The validity suite (docs/validity.md): the validity policies, the reference tutors and the
+ * no-tutor control over the library's scenarios of one schedule × seeds, paired by cell, with a
+ * verdict per claim. Exits 1 when a claim does not hold.
+ *
+ *   npm run validity -- [--tracer akt|bkt] [--seeds 1-3] [--schedule after-school] [--json out.json]
+ */
+import { readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadScenarioFile } from '../src/adapters/node/files';
+import { nodeRunEnv } from '../src/adapters/node/run-env';
+import { executeRun, runRecord, scoreTrace } from '../src/core/index';
+import { validityRows, validityTable, type ValidityRun } from '../src/core/analysis/validity';
+
+const arg = (name: string, dflt: string) => {
+  const i = process.argv.indexOf(name);
+  return i > 0 ? (process.argv[i + 1] as string) : dflt;
+};
+const tracer = arg('--tracer', 'akt');
+const [lo, hi] = arg('--seeds', '1-3').split('-').map(Number) as [number, number];
+const seeds = Array.from({ length: (hi ?? lo) - lo + 1 }, (_, i) => lo + i);
+const schedule = arg('--schedule', 'after-school');
+const only = arg('--scenarios', '');
+const files = readdirSync('scenarios')
+  .filter((f) => f.endsWith(`--${schedule}.yaml`) && (!only || only.split(',').some((o) => f.startsWith(o))))
+  .sort();
+const EXPLOITS = ['content-free', 'spammer', 'answer-giver'];
+// 'no-homework': average ability with the course's homework off, so that in the spacing contrast
+// only the arrangement of the tutor's practice differs (homework on every skill every day would
+// refresh every skill for both arms).
+const plan: { tutor: string; ability: string }[] = [
+  ...['silent', 'planner', 'oracle', 'withholder', 'random-assigner', ...EXPLOITS].map((tutor) => ({ tutor, ability: 'average' })),
+  ...['massed', 'spaced'].map((tutor) => ({ tutor, ability: 'no-homework' })),
+  ...['low', 'high'].flatMap((ability) => ['silent', 'worked-examples'].map((tutor) => ({ tutor, ability }))),
+];
+const env = nodeRunEnv();
+const runs: ValidityRun[] = [];
+const t0 = performance.now();
+for (const f of files) {
+  for (const seed of seeds) {
+    for (const { tutor, ability } of plan) {
+      const scenario = loadScenarioFile(join('scenarios', f));
+      scenario.learner.tracer = tracer;
+      scenario.learner.ability = (ability === 'no-homework' ? 'average' : ability) as typeof scenario.learner.ability;
+      if (ability === 'no-homework') scenario.course.homework.days = [];
+      const res = await executeRun(runRecord({ scenario, source: f, tutor: { name: tutor, config: {} }, seed }), env);
+      const gain = scoreTrace(res.events).learningGain;
+      if (gain === null) throw new Error(`${f} × ${tutor} × seed ${seed}: no learning gain (the run ended ${res.reason})`);
+      runs.push({ tutor, scenario: scenario.id, ability, seed, gain });
+    }
+  }
+  process.stderr.write(`${f}: ${runs.length} runs, ${((performance.now() - t0) / 1000).toFixed(0)} s\n`);
+}
+const mean = (t: string, ab = 'average') => {
+  const xs = runs.filter((r) => r.tutor === t && r.ability === ab).map((r) => r.gain);
+  return xs.reduce((a, b) => a + b, 0) / xs.length;
+};
+const rows = validityRows(runs, EXPLOITS);
+console.log(`Validity suite: tracer ${tracer}, ${files.length} scenarios (${schedule}) × seeds ${seeds.join(',')}; ${runs.length} runs in ${((performance.now() - t0) / 1000).toFixed(0)} s\n`);
+console.log('| tutor | mean learning gain (pp/day) |\n|---|---|');
+for (const { tutor, ability } of plan) console.log(`| ${tutor}${ability !== 'average' ? ` (${ability})` : ''} | ${(mean(tutor, ability) * 100).toFixed(3)} |`);
+console.log(`\n${validityTable(rows)}`);
+const json = arg('--json', '');
+if (json) writeFileSync(json, JSON.stringify({ tracer, seeds, schedule, runs, rows }, null, 1));
+process.exitCode = rows.every((r) => r.holds) ? 0 : 1;

@@ -1,0 +1,50 @@
+/**
+ * The validity suite's reduced form (the full table: `npm run validity`, docs/validity.md): on BKT,
+ * two library scenarios × two seeds × 12 days. What must hold at any size: instruction without
+ * substance changes nothing the learner knows (its paired difference with doing nothing is exactly
+ * 0), and the verdict logic on paired runs.
+ */
+import { describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadScenarioFile } from '../../adapters/node/files';
+import { runWith } from '../../testing/fixtures';
+import { scoreTrace } from '../index';
+import { pairedDiff, interaction, validityRows, type ValidityRun } from './validity';
+
+const LIB = fileURLToPath(new URL('../../../scenarios/', import.meta.url));
+
+describe('validity suite (reduced)', () => {
+  it('content-free and spam tutors gain exactly what doing nothing gains, on the same students', async () => {
+    const runs: ValidityRun[] = [];
+    for (const f of ['steady-worker--after-school.yaml', 'silent-struggler--after-school.yaml']) {
+      for (const seed of [1, 2]) {
+        for (const tutor of ['silent', 'content-free', 'spammer']) {
+          const res = await runWith(loadScenarioFile(join(LIB, f)), tutor, { seed, horizonDays: 12 });
+          expect(res.reason).toBe('horizon_reached');
+          const credited = res.events.filter((e) => e.type === 'lms_event' && e.kind === 'instruction' && e.detail?.credited === true);
+          expect(credited).toEqual([]);
+          runs.push({ tutor, scenario: f, ability: 'average', seed, gain: scoreTrace(res.events).learningGain! });
+        }
+      }
+    }
+    for (const e of ['content-free', 'spammer']) expect(pairedDiff(runs, e, 'silent', 'average')).toMatchObject({ n: 4, mean: 0, wins: 0 });
+    const rows = validityRows(runs, ['content-free', 'spammer']);
+    expect(rows.filter((r) => r.claim.endsWith('does not beat doing nothing')).every((r) => r.holds)).toBe(true);
+  }, 240_000);
+
+  it('paired differences, d_z and the novice-expert interaction on a worked example', () => {
+    const cell = (tutor: string, ability: string, seed: number, gain: number): ValidityRun => ({ tutor, scenario: 's', ability, seed, gain });
+    const runs = [cell('a', 'average', 1, 0.3), cell('b', 'average', 1, 0.1), cell('a', 'average', 2, 0.5), cell('b', 'average', 2, 0.2), cell('a', 'average', 3, 0.2), cell('b', 'average', 3, 0.1)];
+    // Differences 0.2, 0.3, 0.1: mean 0.2, sd 0.1, d_z 2, t(2) 4.303 → half-width 0.2485.
+    const d = pairedDiff(runs, 'a', 'b');
+    expect(d.n).toBe(3);
+    expect(d.mean).toBeCloseTo(0.2, 12);
+    expect(d.dz).toBeCloseTo(2, 12);
+    expect(d.lo).toBeCloseTo(0.2 - (4.303 * 0.1) / Math.sqrt(3), 9);
+    const x = [cell('t', 'low', 1, 0.5), cell('c', 'low', 1, 0.2), cell('t', 'high', 1, 0.3), cell('c', 'high', 1, 0.25), cell('t', 'low', 2, 0.6), cell('c', 'low', 2, 0.1), cell('t', 'high', 2, 0.2), cell('c', 'high', 2, 0.2)];
+    // Value added low 0.3, 0.5; high 0.05, 0 → differences 0.25, 0.5.
+    expect(interaction(x, 't', 'c', 'low', 'high')).toMatchObject({ n: 2, wins: 2 });
+    expect(interaction(x, 't', 'c', 'low', 'high').mean).toBeCloseTo(0.375, 12);
+  });
+});

@@ -1,0 +1,108 @@
+/**
+ * The validity suite's verdicts (docs/validity.md): given the learning gain of paired runs (the
+ * same scenario, ability and seed under different tutors), each row states a claim the benchmark
+ * must uphold and whether it holds. Pure: `scripts/validity.ts` runs the policies and calls this.
+ */
+import { meanCi95 } from '../stats/index';
+import { sampleStandardDeviation } from 'simple-statistics';
+
+/** Learning gain (pp/day, as a fraction per day) of one run, keyed by its cell. */
+export interface ValidityRun {
+  tutor: string;
+  scenario: string;
+  ability: string;
+  seed: number;
+  gain: number;
+}
+
+export interface PairedDiff {
+  n: number;
+  mean: number;
+  lo: number | null;
+  hi: number | null;
+  dz: number | null;
+  wins: number;
+}
+
+export interface ValidityRow {
+  claim: string;
+  a: string;
+  b: string;
+  diff: PairedDiff;
+  holds: boolean;
+  rule: string;
+}
+
+/** An exploit "beats" doing nothing when its mean paired gain is above silence by more than this (pp/day as a fraction). */
+export const EXPLOIT_MARGIN = 0.0001;
+/** A tutor that teaches well beats doing nothing with a paired interval above 0 and at least this d_z. */
+export const TEACHING_MIN_DZ = 0.5;
+
+const key = (r: Pick<ValidityRun, 'scenario' | 'ability' | 'seed'>) => `${r.scenario}|${r.ability}|${r.seed}`;
+
+/** Paired differences a − b over the cells both ran (optionally only cells of one ability). */
+export function pairedDiff(runs: readonly ValidityRun[], a: string, b: string, ability?: string): PairedDiff {
+  const bOf = new Map(runs.filter((r) => r.tutor === b && (!ability || r.ability === ability)).map((r) => [key(r), r.gain]));
+  const d: number[] = [];
+  for (const r of runs) {
+    if (r.tutor !== a || (ability && r.ability !== ability)) continue;
+    const other = bOf.get(key(r));
+    if (other !== undefined) d.push(r.gain - other);
+  }
+  const c = meanCi95(d);
+  const sd = d.length > 1 ? sampleStandardDeviation(d) : null;
+  return { n: d.length, mean: c.mean, lo: c.lo, hi: c.hi, dz: sd && sd > 0 ? c.mean / sd : null, wins: d.filter((x) => x > 0).length };
+}
+
+/** The difference of two paired differences (e.g. a treatment's value added for novices minus for experts), paired by scenario and seed. */
+export function interaction(runs: readonly ValidityRun[], treat: string, control: string, abilityA: string, abilityB: string): PairedDiff {
+  const va = (ability: string) => {
+    const ctl = new Map(runs.filter((r) => r.tutor === control && r.ability === ability).map((r) => [`${r.scenario}|${r.seed}`, r.gain]));
+    return new Map(runs.filter((r) => r.tutor === treat && r.ability === ability && ctl.has(`${r.scenario}|${r.seed}`)).map((r) => [`${r.scenario}|${r.seed}`, r.gain - ctl.get(`${r.scenario}|${r.seed}`)!]));
+  };
+  const A = va(abilityA);
+  const B = va(abilityB);
+  const fake: ValidityRun[] = [];
+  for (const [k, v] of A) {
+    const w = B.get(k);
+    if (w === undefined) continue;
+    const [scenario, seed] = k.split('|') as [string, string];
+    fake.push({ tutor: 'A', scenario, ability: '', seed: Number(seed), gain: v }, { tutor: 'B', scenario, ability: '', seed: Number(seed), gain: w });
+  }
+  return pairedDiff(fake, 'A', 'B');
+}
+
+const above = (d: PairedDiff) => d.lo !== null && d.lo > 0;
+
+export function validityRows(runs: readonly ValidityRun[], exploits: readonly string[]): ValidityRow[] {
+  const rows: ValidityRow[] = [];
+  const avg = 'average';
+  for (const e of exploits) {
+    const d = pairedDiff(runs, e, 'silent', avg);
+    rows.push({ claim: `${e} does not beat doing nothing`, a: e, b: 'silent', diff: d, holds: d.n > 0 && d.mean <= EXPLOIT_MARGIN, rule: `mean ≤ ${EXPLOIT_MARGIN * 100} pp/day` });
+  }
+  for (const t of ['planner', 'oracle']) {
+    const d = pairedDiff(runs, t, 'silent', avg);
+    rows.push({ claim: `${t} beats doing nothing`, a: t, b: 'silent', diff: d, holds: above(d) && (d.dz ?? 0) >= TEACHING_MIN_DZ, rule: `interval above 0, d_z ≥ ${TEACHING_MIN_DZ}` });
+  }
+  const ra = pairedDiff(runs, 'planner', 'random-assigner', avg);
+  rows.push({ claim: 'targeted teaching beats untargeted practice', a: 'planner', b: 'random-assigner', diff: ra, holds: above(ra), rule: 'interval above 0' });
+  const ag = pairedDiff(runs, 'planner', 'answer-giver', avg);
+  rows.push({ claim: 'answer-giving loses to teaching', a: 'planner', b: 'answer-giver', diff: ag, holds: above(ag), rule: 'interval above 0' });
+  const sp = pairedDiff(runs, 'spaced', 'massed', 'no-homework');
+  rows.push({ claim: 'spacing beats massing (same practice, no course homework)', a: 'spaced', b: 'massed', diff: sp, holds: above(sp), rule: 'interval above 0' });
+  const we = interaction(runs, 'worked-examples', 'silent', 'low', 'high');
+  rows.push({ claim: 'worked examples help novices more than experts', a: 'worked-examples − silent (low)', b: 'worked-examples − silent (high)', diff: we, holds: above(we), rule: 'interval above 0' });
+  return rows;
+}
+
+const pp = (x: number | null) => (x === null ? '—' : (x * 100).toFixed(3));
+
+export function validityTable(rows: readonly ValidityRow[]): string {
+  const out = ['| claim | paired difference (pp/day) [95% CI] | d_z | wins | n | rule | holds |', '|---|---|---|---|---|---|---|'];
+  for (const r of rows) {
+    const d = r.diff;
+    out.push(`| ${r.claim} | ${pp(d.mean)} [${pp(d.lo)}, ${pp(d.hi)}] | ${d.dz === null ? '—' : d.dz.toFixed(2)} | ${d.wins}/${d.n} | ${d.n} | ${r.rule} | ${r.holds ? 'yes' : '**no**'} |`);
+  }
+  return out.join('\n');
+}

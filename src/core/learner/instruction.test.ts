@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { buildItemBank } from '../course/item-bank';
+import { Rng } from '../rng/index';
+import { skillInfo } from '../course/skills';
+import { MethodVocabulary, instructionSubstance } from './instruction';
+
+const SKILLS = [68, 70, 86, 87, 11, 12];
+const bank = buildItemBank({ skills: SKILLS, itemsPerLevel: 12, probesPerSkill: 3 }, new Rng(1));
+const vocab = new MethodVocabulary(bank.items, (s) => skillInfo(s)?.name ?? '');
+const item = (skill: number) => bank.items.find((i) => i.skillId === skill && i.level === 2)!;
+
+describe('instruction substance', () => {
+  it('content without method earns nothing', () => {
+    for (const t of ['Study this method carefully.', 'Great job! Keep practising, you can do it!', `This is ${skillInfo(87)?.name}. It is important.`, '3, 5, 20, 15, 5'])
+      expect(instructionSubstance(t, 87, vocab)).toMatchObject({ credited: false });
+  });
+
+  it("the problem restated earns nothing; a bank worked solution or hint of the skill is credited ('bank')", () => {
+    const it87 = item(87);
+    expect(instructionSubstance(it87.stem, 87, vocab).credited).toBe(false);
+    expect(instructionSubstance(`${it87.stem}\n${it87.steps.join('\n')}`, 87, vocab)).toMatchObject({ credited: true, basis: 'bank' });
+    expect(instructionSubstance(it87.hints[it87.hints.length - 1]!, 87, vocab)).toMatchObject({ credited: true });
+  });
+
+  it("the method in the tutor's own words is credited ('method'); another skill's method is not", () => {
+    const own = 'Multiply the signs first: two negatives give a positive product, and different signs give a negative product.';
+    expect(instructionSubstance(own, 70, vocab)).toMatchObject({ credited: true, basis: 'method' });
+    expect(instructionSubstance(own, 11, vocab).credited).toBe(false);
+  });
+
+  it('a repeat of content already credited on the skill earns nothing', () => {
+    const it86 = item(86);
+    const text = `${it86.stem}\n${it86.steps.join('\n')}`;
+    const first = instructionSubstance(text, 86, vocab);
+    expect(first.credited).toBe(true);
+    const tokens = new Set(text.toLowerCase().match(/[a-z]+|\d+(?:\.\d+)?/g));
+    expect(instructionSubstance(text, 86, vocab, [tokens])).toMatchObject({ credited: false, basis: 'repeat' });
+  });
+});

@@ -1,0 +1,126 @@
+/**
+ * Does a piece of instruction carry the skill's method? (docs/learning-model.md, "Instruction".)
+ *
+ * The learner's knowledge only responds to content that could teach: a text the tutor posts
+ * (provide_content) or says (a chat message, checked against the skills of the items the learner
+ * is working on) is credited to a skill when
+ *   - bank: it holds the whole worked solution of an item of that skill (every step), or gives a
+ *     step (not the last, which gives the answer) or a rung of the hint ladder of one
+ *     (chatInstructionMatch: normalized token overlap, novel tokens beyond the stem required), so the built-in tutors and a teacher quoting the
+ *     bank are recognised exactly; or
+ *   - method: it uses at least METHOD_MIN distinct words of the skill's method vocabulary, counting
+ *     none that the skill's problems themselves use, and no other course skill's vocabulary fits
+ *     it twice as well: what an LLM tutor or a teacher writes in their own words about how to do it.
+ * A skill's method vocabulary is derived from the item bank: the words of its worked solutions and
+ * hints that occur in at least METHOD_SHARE of its items, minus words common in the problems
+ * (stems) of the skill, minus words in the vocabulary of more than half the course's skills and
+ * a short list of words that name no method ("first", "find", "result").
+ * Nothing else earns credit: content-free encouragement ("Study this method carefully."), the
+ * problem restated, numbers alone, another skill's method, or a repeat of content already credited
+ * on the skill (token-set Jaccard ≥ REPEAT_JACCARD). `scripts/instruction-check-eval.ts` measures
+ * the rule on built-in, rewritten, content-free and off-skill content (docs/learning-model.md).
+ */
+import type { Item } from '../course/types';
+import { chatInstructionMatch, instructionTokens } from './chat-instruction';
+import { normalizeText } from '../course/answer-check';
+
+export const INSTRUCTION_CHECK_VERSION = 'instruction-check-v1';
+export const METHOD_MIN = 3;
+export const METHOD_SHARE = 0.2;
+export const STEM_SHARE = 0.3;
+export const REPEAT_JACCARD = 0.8;
+
+export type InstructionBasis = 'bank' | 'method' | 'none' | 'off-skill' | 'repeat';
+
+export interface InstructionVerdict {
+  credited: boolean;
+  basis: InstructionBasis;
+  /** For 'method': the skill's method words the text used; for 'off-skill': the skill that fits better. */
+  words?: string[];
+  otherSkill?: number;
+}
+
+/** Words of any explanation that name no method (beyond instructionTokens' function words). */
+const GENERIC = new Set(['from', 'first', 'each', 'find', 'number', 'numbers', 'same', 'one', 'two', 'three', 'there', 'their', 'them', 'they', 'when', 'how', 'many', 'all', 'then', 'than', 'get', 'gives', 'give', 'look', 'use', 'using', 'which', 'not', 'just', 'only', 'every', 'other', 'more', 'less', 'into', 'out', 'after', 'before', 'until', 'has', 'have', 'means', 'tells', 'result', 'answer', 'write', 'work', 'step', 'steps', 'check', 'problem', 'start', 'try', 'remember', 'think', 'about', 'does', 'need', 'must', 'should', 'could', 'just', 'but', 'some', 'any', 'way', 'part', 'parts', 'value', 'values', 'times', 'time']);
+const isWord = (t: string) => /^[a-z]{3,}$/.test(t) && !GENERIC.has(t);
+/** A crude suffix strip so "divide", "dividing" and "divides" meet; one suffix, at least 4 letters left. */
+function stem(t: string): string {
+  for (const suf of ['ing', 'ed', 'es', 's', 'e']) if (t.endsWith(suf) && t.length - suf.length >= 4) return t.slice(0, -suf.length);
+  return t;
+}
+const methodTokens = (s: string): string[] => instructionTokens(s).filter(isWord).map(stem);
+/** A word in the method vocabulary of more than this share of the skills is generic. */
+export const METHOD_MAX_SKILL_SHARE = 0.5;
+
+/** Method vocabularies of the skills of an item bank (cached per bank by the caller). */
+export class MethodVocabulary {
+  readonly #vocab = new Map<number, Set<string>>();
+  readonly #items = new Map<number, Item[]>();
+
+  /** `skillName`: the course's name of a skill; its words are not method words (naming a skill teaches nothing). */
+  constructor(items: readonly Item[], skillName?: (skill: number) => string) {
+    for (const it of items) {
+      const list = this.#items.get(it.skillId) ?? [];
+      list.push(it);
+      this.#items.set(it.skillId, list);
+    }
+    const raw = new Map<number, Set<string>>();
+    for (const [skill, list] of this.#items) {
+      const inMethod = new Map<string, number>();
+      const inStem = new Map<string, number>();
+      for (const it of list) {
+        for (const t of new Set(methodTokens([...it.steps, ...it.hints].join(' ')))) inMethod.set(t, (inMethod.get(t) ?? 0) + 1);
+        for (const t of new Set(methodTokens(it.stem))) inStem.set(t, (inStem.get(t) ?? 0) + 1);
+      }
+      const n = list.length;
+      const named = new Set(skillName ? methodTokens(skillName(skill)) : []);
+      raw.set(skill, new Set([...inMethod].filter(([t, c]) => c / n >= METHOD_SHARE && (inStem.get(t) ?? 0) / n < STEM_SHARE && !named.has(t)).map(([t]) => t)));
+    }
+    const df = new Map<string, number>();
+    for (const s of raw.values()) for (const t of s) df.set(t, (df.get(t) ?? 0) + 1);
+    const nSkills = raw.size;
+    for (const [skill, s] of raw) this.#vocab.set(skill, new Set([...s].filter((t) => df.get(t)! <= Math.max(2, nSkills * METHOD_MAX_SKILL_SHARE))));
+  }
+
+  words(skill: number): ReadonlySet<string> {
+    return this.#vocab.get(skill) ?? new Set();
+  }
+
+  items(skill: number): readonly Item[] {
+    return this.#items.get(skill) ?? [];
+  }
+
+  skills(): number[] {
+    return [...this.#vocab.keys()];
+  }
+}
+
+function methodHits(tokens: ReadonlySet<string>, vocab: ReadonlySet<string>): string[] {
+  return [...tokens].filter((t) => vocab.has(t)).sort();
+}
+
+/** Is `text` instruction on `skill`? Pure: `earlier` are the token sets of content already credited on the skill. */
+export function instructionSubstance(text: string, skill: number, vocab: MethodVocabulary, earlier: readonly ReadonlySet<string>[] = []): InstructionVerdict {
+  const tokens = new Set(instructionTokens(text));
+  for (const e of earlier) {
+    let inter = 0;
+    for (const t of tokens) if (e.has(t)) inter++;
+    const union = tokens.size + e.size - inter;
+    if (union > 0 && inter / union >= REPEAT_JACCARD) return { credited: false, basis: 'repeat' };
+  }
+  const plain = normalizeText(text).replace(/\s+/g, '');
+  for (const it of vocab.items(skill)) {
+    // A whole worked solution of an item of the skill, every step in it (steps of one-step items
+    // are too short for the token rule: "x = -36 ÷ 6").
+    if (it.steps.length > 0 && it.steps.every((st) => plain.includes(normalizeText(st).replace(/\s+/g, '')))) return { credited: true, basis: 'bank' };
+    if (chatInstructionMatch(text, it, { skipLastStep: true }) !== null) return { credited: true, basis: 'bank' };
+  }
+  const method = new Set(methodTokens(text));
+  const words = methodHits(method, vocab.words(skill));
+  if (words.length < METHOD_MIN) return { credited: false, basis: 'none', words };
+  for (const other of vocab.skills()) {
+    if (other === skill) continue;
+    if (methodHits(method, vocab.words(other)).length >= 2 * words.length) return { credited: false, basis: 'off-skill', otherSkill: other, words };
+  }
+  return { credited: true, basis: 'method', words };
+}

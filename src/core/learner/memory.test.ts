@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { MEMORY, SkillMemory, psychAge } from './memory';
+
+const DAY = 1440;
+
+describe('memory (ACT-R with spacing-dependent decay)', () => {
+  it('no loss within the sitting; loss grows with idle days and is capped', () => {
+    const m = new SkillMemory();
+    for (let i = 0; i < 5; i++) m.practise(1, 16 * 60 + i);
+    expect(m.drop(1, 16 * 60 + 30)).toBe(0);
+    const d1 = m.drop(1, DAY + 16 * 60);
+    const d7 = m.drop(1, 7 * DAY + 16 * 60);
+    const d30 = m.drop(1, 30 * DAY);
+    expect(d1).toBeGreaterThan(0);
+    expect(d7).toBeGreaterThan(d1);
+    expect(d30).toBeGreaterThanOrEqual(d7);
+    expect(d30).toBeLessThanOrEqual(MEMORY.maxDrop * MEMORY.lambda);
+    expect(m.drop(2, 30 * DAY)).toBe(0); // never practised: the tracer's prior stands
+  });
+
+  it('spacing beats massing for the same practice at a delayed test (Rohrer & Taylor 2006 design: 10 practices, test 4 weeks later)', () => {
+    const massed = new SkillMemory();
+    const spaced = new SkillMemory();
+    for (let i = 0; i < 10; i++) massed.practise(1, 7 * DAY + 16 * 60 + i * 2);
+    for (let i = 0; i < 10; i++) spaced.practise(1, (i < 5 ? 0 : 7 * DAY) + 16 * 60 + (i % 5) * 2);
+    const test = 7 * DAY + 28 * DAY;
+    expect(spaced.drop(1, test)).toBeLessThan(massed.drop(1, test));
+  });
+
+  it('psychological time: real minutes within the first hour, h of them after', () => {
+    expect(psychAge(30)).toBe(30 * 60);
+    expect(psychAge(60 + 400)).toBeCloseTo((60 + 400 * MEMORY.h) * 60, 9);
+  });
+
+  it('the warm-up history is laid out in sessions before day 0', () => {
+    const t = SkillMemory.warmupTimes(45, 20);
+    expect(t).toHaveLength(45);
+    expect(Math.max(...t)).toBeLessThan(0);
+    expect(t[0]).toBe(-3 * DAY + 16 * 60);
+    expect(t[44]).toBe(-1 * DAY + 16 * 60 + 4);
+  });
+});

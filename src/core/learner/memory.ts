@@ -1,0 +1,111 @@
+/**
+ * Time in the learner: forgetting between sessions and the spacing effect (docs/learning-model.md,
+ * "Memory").
+ *
+ * The knowledge tracer is fitted on sequences of attempts whose timing it does not see (ASSISTments
+ * 2009 rows are consecutive attempts, mostly within one sitting), so its prediction is read as what
+ * the learner can do *right after* practising. What is lost over the time since is modelled with the
+ * ACT-R memory model with spacing-dependent decay of Pavlik & Anderson (2005, Cognitive Science 29,
+ * "Practice and forgetting effects on vocabulary memory: an activation-based model of the spacing
+ * effect"): each practice j of a skill leaves a trace that decays as age^-d_j, with a decay rate that
+ * grows with the activation the skill already had when the practice happened,
+ *
+ *   m(t) = ln Σ_j (t − t_j)^(−d_j),     d_j = c·e^(m(t_j)) + α,
+ *
+ * with their fitted c = 0.217 and α = 0.177, and their "psychological time" between sessions: time
+ * past the first hour after a practice counts h = 0.025 of its real length (their fitted h). Massed
+ * practice (high activation when practising) therefore decays fast and spaced practice slowly, the
+ * spacing effect, with no parameter of ours.
+ *
+ * The tracer's logit is lowered by the activation lost since the practice it saw:
+ *
+ *   drop(t) = LAMBDA · min(MAX_DROP, m(anchor) − m(t)),   anchor = max(last practice + 1 h, day 0)
+ *
+ * LAMBDA (logit per unit of activation) and MAX_DROP are our choices, not fitted: ACT-R's recall
+ * curve has ~4 logits per unit (noise s ≈ 0.25) for paired associates; procedural maths skills are
+ * retained far better (Rohrer & Taylor 2006 measured ~30% loss of a maths procedure over 4 weeks
+ * after massed practice), so we take 1 logit per unit and cap the loss at 1.5 logits (a learner at
+ * 0.8 falls to at most 0.47 however long they stay away). Knowledge at day 0 is what the tracer says
+ * (the persona seed's history is laid out over the days before it, so spacing of the warm-up counts).
+ */
+import { MINUTES_PER_DAY } from '../clock';
+
+export const MEMORY = {
+  version: 'memory-v1',
+  /** Pavlik & Anderson (2005): decay scale and intercept. */
+  c: 0.217,
+  alpha: 0.177,
+  /** Pavlik & Anderson (2005): psychological time factor between sessions. */
+  h: 0.025,
+  /** Minutes after a practice that count at real time (one sitting). */
+  sittingMinutes: 60,
+  /** Logits per unit of activation lost (ours; see the module comment). */
+  lambda: 1,
+  /** Largest drop, in logits (ours). */
+  maxDrop: 1.5,
+  /** Warm-up history layout: attempts per virtual session, one session a day before day 0. */
+  warmupPerSession: 20,
+} as const;
+
+/** Age of a practice in psychological seconds (ACT-R's unit), from real minutes. */
+export function psychAge(minutes: number): number {
+  const m = Math.max(minutes, 0.5); // a practice is at least half a minute old when it is used
+  const sit = MEMORY.sittingMinutes;
+  const psychMinutes = m <= sit ? m : sit + (m - sit) * MEMORY.h;
+  return psychMinutes * 60;
+}
+
+interface Practice {
+  t: number;
+  d: number;
+}
+
+/** The practices of each skill with their decay rates; times in virtual minutes since day 0. */
+export class SkillMemory {
+  readonly #bySkill = new Map<number, Practice[]>();
+
+  /** Lays out a warm-up history before day 0: `perSession` attempts a day, the last session on day −1. */
+  static warmupTimes(n: number, perSession: number = MEMORY.warmupPerSession): number[] {
+    const sessions = Math.ceil(n / perSession);
+    const out: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const s = Math.floor(i / perSession);
+      // Sessions at 16:00 on the days before day 0, one minute per attempt.
+      out.push(-(sessions - s) * MINUTES_PER_DAY + 16 * 60 + (i % perSession));
+    }
+    return out;
+  }
+
+  activation(skill: number, t: number): number {
+    return activationOf(this.#bySkill.get(skill) ?? [], t);
+  }
+
+  /** Records a practice of `skill` at `t` (an attempt the learner worked out). */
+  practise(skill: number, t: number): void {
+    const list = this.#bySkill.get(skill) ?? [];
+    const m = list.length === 0 ? -Infinity : activationOf(list, t);
+    list.push({ t, d: MEMORY.c * Math.exp(m) + MEMORY.alpha });
+    this.#bySkill.set(skill, list);
+  }
+
+  lastPractice(skill: number): number | null {
+    const list = this.#bySkill.get(skill);
+    return list && list.length > 0 ? list[list.length - 1]!.t : null;
+  }
+
+  /** The logit drop of `skill` at `t` (≥ 0). */
+  drop(skill: number, t: number): number {
+    const list = this.#bySkill.get(skill);
+    if (!list || list.length === 0) return 0;
+    const anchor = Math.max(list[list.length - 1]!.t + MEMORY.sittingMinutes, 0);
+    if (t <= anchor) return 0;
+    const lost = activationOf(list, anchor) - activationOf(list, t);
+    return MEMORY.lambda * Math.min(MEMORY.maxDrop, Math.max(0, lost));
+  }
+}
+
+function activationOf(list: readonly Practice[], t: number): number {
+  let s = 0;
+  for (const p of list) if (p.t < t) s += Math.pow(psychAge(t - p.t), -p.d);
+  return s > 0 ? Math.log(s) : -Infinity;
+}

@@ -1,0 +1,147 @@
+/**
+ * Validity policies: tutors the project writes to test the benchmark itself (`npm run validity`,
+ * docs/validity.md). Exploits that must never beat doing nothing, and controlled contrasts whose
+ * direction is known from research (spacing, the worked-example effect). None of them is meant to
+ * be a good tutor (the oracle, in reference.ts, is).
+ */
+import type { Tutor, TutorContext, TutorEntry } from './types';
+import type { ToolResult } from '../trace/types';
+import { revealsAnswer } from '../course/answer-forms';
+import { z } from 'zod';
+import { SimError } from '../errors';
+
+const NoConfig = z.object({}).strict();
+function entry(name: string, description: string, create: () => Tutor, needs: TutorEntry['needs'] = []): TutorEntry {
+  return {
+    name,
+    description,
+    needs,
+    configSchema: NoConfig,
+    parseConfig(config: Record<string, unknown>): Record<string, unknown> {
+      const r = NoConfig.safeParse(config);
+      if (!r.success) throw new SimError('RUN_INVALID', `tutor ${name} takes no config (got ${Object.keys(config).join(', ')})`);
+      return r.data;
+    },
+    create,
+  };
+}
+
+function value<T>(r: ToolResult, what: string): T {
+  if (!r.ok) throw new Error(`${what} failed: ${r.error.message}`);
+  return r.value as T;
+}
+
+interface SkillRow {
+  skill_id: number;
+  name: string;
+  attempts: number;
+  last_5: number[];
+}
+const gradebook = (ctx: TutorContext) => value<{ per_skill: SkillRow[] }>(ctx.tools.call('get_gradebook', { last_n: 1 }), 'get_gradebook').per_skill;
+const courseSkills = (ctx: TutorContext) => gradebook(ctx).map((r) => r.skill_id);
+const silence = (ctx: TutorContext, reason: string) => void ctx.tools.call('stay_silent', { reason });
+/** Once per day, at the learner's first login; every other wake is silence. */
+function daily(act: (ctx: TutorContext) => Promise<void> | void): () => Tutor {
+  return () => {
+    let last = 0;
+    return {
+      async onWake(ctx) {
+        if (ctx.wake.reason !== 'login' || ctx.wake.day === last) return silence(ctx, 'not a new day');
+        last = ctx.wake.day;
+        await act(ctx);
+      },
+    };
+  };
+}
+
+export interface ItemView {
+  item_id: string;
+  skill: string;
+  level: number;
+  stem: string;
+  answer_forms: { numeric: string[]; phrases: string[] };
+  solution_steps: string[];
+}
+function openItemIds(ctx: TutorContext): string[] {
+  const asg = value<{ assignments: { items: { item_id: string; done: boolean }[] }[] }>(ctx.tools.call('get_assignments', { status: 'open' }), 'get_assignments');
+  return [...new Set(asg.assignments.flatMap((a) => a.items.filter((i) => !i.done).map((i) => i.item_id)))];
+}
+
+/** Item views read once per tutor (items never change during a run), so a turn stays within its tool calls. */
+export type ItemViews = Map<string, ItemView>;
+
+/** Posts a bank worked example of `skill` (current level) that reveals no open item's answer. Shared by the planner. */
+export function postWorkedExample(ctx: TutorContext, skill: number, views: ItemViews, avoid: readonly string[] = []): boolean {
+  const map = value<{ skills: { items: { item_id: string; level: number }[]; current_level: number }[] }>(ctx.tools.call('get_course_map', { skill_id: skill }), 'get_course_map');
+  const s = map.skills[0];
+  if (!s) return false;
+  const openIds = [...new Set([...avoid, ...openItemIds(ctx)])];
+  const view = (id: string): ItemView => {
+    let v = views.get(id);
+    if (!v) {
+      v = value<ItemView>(ctx.tools.call('get_course_map', { item_id: id }), 'get_course_map');
+      views.set(id, v);
+    }
+    return v;
+  };
+  const open = openIds.map(view);
+  const pool = ctx.rng.shuffle(s.items.filter((i) => i.level === s.current_level && !openIds.includes(i.item_id)));
+  for (const cand of pool.slice(0, 4)) {
+    const ex = view(cand.item_id);
+    const body = `${ex.stem}\n${ex.solution_steps.map((st, k) => `${k + 1}. ${st}`).join('\n')}`;
+    if (open.some((o) => revealsAnswer(body, o.answer_forms))) continue;
+    ctx.tools.call('provide_content', { skill_id: skill, kind: 'worked_example', title: `Worked example: ${ex.skill}`, body });
+    return true;
+  }
+  return false;
+}
+
+/** Exploit: a content-free "worked example" on every skill at every wake. */
+export const contentFree = entry('content-free', 'Validity exploit: posts a content-free worked example ("Study this method carefully.") on every skill at every wake.', () => ({
+  async onWake(ctx) {
+    for (const skill of courseSkills(ctx)) ctx.tools.call('provide_content', { skill_id: skill, kind: 'worked_example', title: 'Worked example', body: 'Study this method carefully. Read each step and make sure you understand it before you move on.' });
+  },
+}));
+
+/** Exploit: every channel, every skill, every wake, and nothing in any of it (no practice either). */
+export const spammer = entry('spammer', 'Validity exploit: at every wake posts an explanation, a hint and a message on every skill that name the skill and say nothing; assigns nothing.', () => ({
+  async onWake(ctx) {
+    for (const r of gradebook(ctx)) {
+      ctx.tools.call('provide_content', { skill_id: r.skill_id, kind: 'explanation', title: r.name, body: `This is ${r.name}. It is important. Practise ${r.name} until you get it.` });
+      ctx.tools.call('provide_content', { skill_id: r.skill_id, kind: 'hint', title: `Hint: ${r.name}`, body: `Think carefully about ${r.name}. You know how to do this!` });
+    }
+    ctx.tools.call('send_message', { text: 'Great work! Remember what we studied and keep going, you can do it!' });
+  },
+}));
+
+/** Exploit: practice on a random skill each day, no instruction. */
+export const randomAssigner = entry('random-assigner', 'Validity exploit: once a day assigns 3 items of a random skill; no instruction.', daily((ctx) => {
+  const skill = ctx.rng.pick(courseSkills(ctx));
+  ctx.tools.call('assign_items', { skill_id: skill, count: 3, due_in_days: 1, note: 'Practice' });
+}));
+
+/** Spacing contrast: the same daily practice, one skill for several days in a row (blocked). */
+export const massed = entry('massed', 'Validity contrast: 4 items a day, each skill practised on consecutive days in one block (massed).', daily((ctx) => {
+  const skills = courseSkills(ctx);
+  const block = Math.max(1, Math.floor(ctx.wake.horizonDays / skills.length));
+  const skill = skills[Math.min(skills.length - 1, Math.floor((ctx.wake.day - 1) / block))]!;
+  ctx.tools.call('assign_items', { skill_id: skill, count: 4, due_in_days: 1, note: 'Practice' });
+}));
+
+/** Spacing contrast: the same daily practice, the skills in rotation (spaced). */
+export const spaced = entry('spaced', 'Validity contrast: 4 items a day, the skills in daily rotation (spaced).', daily((ctx) => {
+  const skills = courseSkills(ctx);
+  const skill = skills[(ctx.wake.day - 1) % skills.length]!;
+  ctx.tools.call('assign_items', { skill_id: skill, count: 4, due_in_days: 1, note: 'Practice' });
+}));
+
+/** Worked-example contrast: a bank worked example on the two least-practised skills each day, nothing else. */
+export const workedExamples = entry('worked-examples', 'Validity contrast: once a day, a worked example from the bank on the two least-practised skills; no practice assigned.', () => {
+  const views: ItemViews = new Map();
+  return daily((ctx) => {
+    const rows = gradebook(ctx).sort((a, b) => a.attempts - b.attempts || a.skill_id - b.skill_id);
+    for (const r of rows.slice(0, 2)) postWorkedExample(ctx, r.skill_id, views);
+  })();
+});
+
+export const VALIDITY_POLICIES: readonly TutorEntry[] = [contentFree, spammer, randomAssigner, massed, spaced, workedExamples];
