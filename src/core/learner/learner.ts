@@ -24,7 +24,7 @@ import type { ContentKind } from '../lms/state';
 import type { Persona } from '../scenario/schema';
 import type { Interaction, KnowledgeTracer } from './kt/types';
 import type { Rng } from '../rng';
-import { revealsAnswer } from '../course/answer-forms';
+import { DisclosureWindow } from '../leakage/detect';
 import { SimError, errorMessage } from '../errors';
 import { gradeAttempt, type StudentAttemptRecord, type WrittenAttempt } from './student-attempts';
 import { chatInstructionMatch } from './chat-instruction';
@@ -69,6 +69,10 @@ export class Learner {
   readonly boosts = new Map<number, { beta: number; uses: number }>();
   /** Items whose answer the tutor revealed while the learner was working on them. */
   readonly disclosed = new Set<string>();
+  /** What the learner would copy for each disclosed item (the detector's copy: a response the checker accepts). */
+  readonly copies = new Map<string, string>();
+  /** The disclosure detector's window over the tutor texts read so far (answers split across messages). */
+  readonly #disclosures = new DisclosureWindow();
   consecutiveFailures = 0;
   /** Frustration in [0, 1] (persona affect parameters; see src/core/learner/affect.ts). */
   frustration = 0;
@@ -111,11 +115,10 @@ export class Learner {
    */
   receive(text: string, workingOn: readonly Item[], content?: { skill: number; kind: ContentKind }, chat = false): string[] {
     const revealed: string[] = [];
-    for (const it of workingOn) {
-      if (revealsAnswer(text, it.answerForms)) {
-        this.disclosed.add(it.id);
-        revealed.push(it.id);
-      }
+    for (const d of this.#disclosures.read(text, workingOn)) {
+      this.disclosed.add(d.itemId);
+      this.copies.set(d.itemId, d.copy);
+      revealed.push(d.itemId);
     }
     if (content) this.#instruct(content.skill, content.kind);
     if (chat && this.#chatInstruction) {
@@ -146,7 +149,9 @@ export class Learner {
     const boost = b?.beta ?? 0;
     if (!opts.write && this.disclosed.has(item.id) && u < this.persona.copyDisclosedProb) {
       this.disclosed.delete(item.id);
-      return { p, boost, source: 'disclosed', response: item.answer, correct: true, evidence: false };
+      const response = this.copies.get(item.id) ?? item.answer;
+      this.copies.delete(item.id);
+      return { p, boost, source: 'disclosed', response, correct: true, evidence: false };
     }
     const wrong = item.misconceptions[Math.floor(pickWrong * item.misconceptions.length)] ?? item.misconceptions[0]!;
     if (opts.guess) {
