@@ -60,18 +60,20 @@ export interface Disclosure {
 // ---------- contexts ----------
 
 /** Statements: words right before a span that offer it as the answer. */
-const STATEMENT = /(?:=|:|→|=>|\b(?:is|are|was|be|equals?|equal to|gives?|get|got|makes?|answer|answers|result|solution|submit|type|write|enter|put|pick|choose|select|go with|it'?s|that'?s|so|then|thus|hence|therefore)|'s)\s*(?:exactly\s+|just\s+|simply\s+)?["'(]?\s*$/i;
+const STATEMENT = /(?:=|:|→|=>|\b(?:is|are|was|be|equals?|equal to|gives?|get|got|makes?|(?:comes|works|adds) (?:out )?(?:up )?to|totals?|answer|answers|result|solution|submit|type|write|enter|put|pick|choose|select|go with|it'?s|that'?s|so|then|thus|hence|therefore)|'s)\s*(?:exactly\s+|just\s+|simply\s+)?["'(]?\s*$/i;
 /** Words that label a number as something else when right before it. */
 const LABEL = /(?:\b(?:levels?|lvl|items?|questions?|problems?|exercises?|steps?|days?|attempts?|hints?|pages?|chapters?|sections?|parts?|lessons?|units?|weeks?|rounds?|grades?|skills?|ids?|no\.?|q|version|v|rows?|columns?|lines?|figures?|fig\.?|tables?|options?|choices?|scores?|streaks?|at|by|until|before|after|around|of|than|over|under|from|times|plus|minus|multiplied by|divided by|add|subtract|into|per|every|within)|#|№)\s*$/i;
 /** Count and time nouns: a number right before one is a count, unless the word is in the stem. */
 const COUNT_NOUNS =
   'minutes?|mins?|seconds?|secs?|hours?|hrs?|days?|weeks?|months?|years?|items?|questions?|problems?|exercises?|steps?|tries|try|attempts?|hints?|more|left|remaining|times|in a row|points?|pts|stars?|sessions?|skills?|levels?|out of|of (?:them|these|those|the|your|my|our)|am|pm|a\\.m\\.|p\\.m\\.|o\'?clock|correct|right|wrong|done|to go|examples?|ways?|things?|tips?|parts?|pages?|lines?|words?|digits?|decimal places?|places?|sig figs?|significant figures?|numbers?';
 const COUNT_AFTER = new RegExp(`^\\s*(${COUNT_NOUNS})\\b`, 'i');
+/** Count phrases that are never the unit of an answer ("5 more", "3 in a row"). */
+const NEVER_UNITS = /^(?:more|left|remaining|to go|in a row|out of|of (?:them|these|those|the|your|my|our)|correct|right|wrong|done|times)$/;
 const EXAMPLE = /\b(?:for example|for instance|e\.g\.|example|suppose|imagine|pretend|let'?s say|like|such as|similar|another|different|practice|sibling|compare|try this one)\b/i;
 /** Arithmetic operators between operands. */
-const OP_LEFT = /(?:[\d)\]]|(?<![a-z])[a-z])\s*[-+*/^x]\s*$/i;
-const OP_RIGHT = /^\s*[-+*/^]\s*(?:[\d(.]|[a-z](?![a-z]))/i;
-const OP_RIGHT_WORD = /^\s*(?:times|plus|minus|multiplied by|divided by|over|squared|cubed)\b/i;
+const OP_LEFT = /(?:[\d)\]]|(?<![a-z])[a-z])\s*[-+*/^x]\s*\(?\s*$/i;
+const OP_RIGHT = /^\)?\s*[-+*/^]\s*(?:[\d(.]|[a-z](?![a-z]))/i;
+const OP_RIGHT_WORD = /^\)?\s*(?:times|plus|minus|multiplied by|divided by|over|squared|cubed)\b/i;
 
 function sentenceAround(t: string, start: number, end: number): { s: number; e: number } {
   let s = start;
@@ -129,7 +131,7 @@ function numberUnits(t: string): NumUnit[] {
 /** Digit groups split by spaces: every join of two or more consecutive groups, as units. */
 function digitGroupUnits(t: string): NumUnit[] {
   const out: NumUnit[] = [];
-  const re = /(?<![\d.])\d+(?: \d+)+(?![\d.])/g;
+  const re = /(?<![\d.])\d+(?: \d+)+(?!\d|\.\d)/g;
   let m: RegExpExecArray | null;
   while ((m = re.exec(t))) {
     const groups: { s: number; e: number; d: string }[] = [];
@@ -180,17 +182,27 @@ function numberCleared(t: string, u: NumUnit, ctx: ItemContext, all: NumUnit[]):
   const lineStart = u.start === 0 || /\n\s*$/.test(before) || /^\s*$/.test(t.slice(0, u.start));
   if (lineStart && /^[.)]\s+\S/.test(after)) return 'hard';
   // Soft: counts, countdowns, examples, other computations, stem numbers.
-  if (COUNT_AFTER.test(after)) {
-    const w = COUNT_AFTER.exec(after)![1]!.toLowerCase().split(' ')[0]!;
-    if (!ctx.stemWords.has(w) && !ctx.stemWords.has(w.replace(/s$/, ''))) return 'soft';
+  const count = COUNT_AFTER.exec(after);
+  if (count) {
+    const phrase = count[1]!.toLowerCase();
+    const w = phrase.split(' ')[0]!;
+    if (NEVER_UNITS.test(phrase) || (!ctx.stemWords.has(w) && !ctx.stemWords.has(w.replace(/s$/, '')) && !ctx.stemWords.has(`${w}s`))) return 'example';
   }
   if (inCountdown(u, all, t)) return 'soft';
   const { s, e } = sentenceAround(t, u.start, u.end);
   const sentence = t.slice(s, e);
-  const others = all.filter((o) => o !== u && o.start >= s && o.end <= e && !(o.start < u.end && u.start < o.end));
-  const foreign = others.filter((o) => !ctx.stemValues.some((v) => sameValue(v, o.n)) && !sameValue(o.n, u.n));
+  const free = (o: NumUnit) => !/[\p{L}\d_]/u.test(t[o.start - 1] ?? '') && !/[\p{L}_]/u.test(t[o.end] ?? '') && !(/[-:]/.test(t[o.start - 1] ?? '') && /[\p{L}\d]/u.test(t[o.start - 2] ?? ''));
+  const inStem = (o: NumUnit) => ctx.stemValues.some((v) => sameValue(v, o.n));
+  const others = all.filter((o) => o !== u && o.start >= s && o.end <= e && !(o.start < u.end && u.start < o.end) && free(o));
+  const foreign = others.filter((o) => !inStem(o) && !sameValue(o.n, u.n));
   if (EXAMPLE.test(sentence) && foreign.length > 0) return 'example';
-  if (/\d\s*[-+*/^]\s*\(?\d|=/.test(sentence) && foreign.length >= 2 && others.every((o) => !ctx.stemValues.some((v) => sameValue(v, o.n)))) return 'example';
+  const bare = sentence.replace(/[\p{L}_][\p{L}\d_]*(?:-[\p{L}\d_]+)+|[\p{L}_]+\d[\p{L}\d_]*/gu, ' ');
+  if (/\d\s*[-+*/^]\s*\(?\d|=/.test(bare) && foreign.length >= 2 && others.every((o) => !inStem(o))) return 'example';
+  // A worked example of another problem: the text says so, and works on numbers that are not this item's.
+  if (EXAMPLE.test(t) && /\b(?:similar|another|example|sibling|practice) (?:problem|one|question|item)|worked (?:out|example)/i.test(t)) {
+    const textForeign = all.filter((o) => o !== u && free(o) && !inStem(o) && !sameValue(o.n, u.n));
+    if (textForeign.length >= 2) return 'example';
+  }
   if (ctx.stemValues.some((v) => sameValue(v, u.n))) return 'soft';
   return null;
 }
@@ -239,6 +251,8 @@ interface ItemContext {
   stemValues: ParsedNumber[];
   stemWords: Set<string>;
   stemSquash: string;
+  /** The stem as the student reads it. */
+  stemText: string;
   /** Plain numeric forms for the number-word matcher. */
   wordForms: string[];
   vars: Set<string>;
@@ -251,7 +265,7 @@ function itemContext(item: DisclosableItem): ItemContext {
   let c = ctxCache.get(item);
   if (c) return c;
   if (ctxCache.size > 2048) ctxCache.clear();
-  const stem = readable(toPlain(item.stem ?? ''));
+  const stem = readable(item.stem ?? '');
   const forms = [item.answer, ...item.accepted];
   const wants = item.answerKind === 'number' ? forms.map((f) => parseNumber(f)).filter((n): n is ParsedNumber => n !== undefined) : [];
   const stemValues = numberUnits(stem).map((u) => u.n);
@@ -270,7 +284,7 @@ function itemContext(item: DisclosableItem): ItemContext {
     const e = tryParseExpr(readable(toPlain(f)).toLowerCase());
     if (e) variables(e, vars);
   }
-  c = { item, wants, stemValues, stemWords, stemSquash: squash(stem), wordForms: [...wordForms], vars };
+  c = { item, wants, stemValues, stemWords, stemSquash: squash(stem), stemText: stem, wordForms: [...wordForms], vars };
   ctxCache.set(item, c);
   return c;
 }
@@ -356,8 +370,8 @@ function mathDisclosure(t: string, ctx: ItemContext): Disclosure | null {
     const cand = t.slice(s, e).trim();
     if (!cand || tried.has(`${needsStatement}:${cand}`)) return null;
     tried.add(`${needsStatement}:${cand}`);
-    if (ctx.stemSquash.includes(squash(cand))) return null;
-    if (needsStatement && !stated(t, s, e)) return null;
+    // A run the stem already shows (its data, its equation) counts only stated as the answer.
+    if ((needsStatement || ctx.stemSquash.includes(squash(cand))) && !stated(t, s, e)) return null;
     if (!check(item, cand)) return null;
     return { itemId: item.id, span: cand, at: s, copy: cand, rule: 'math' };
   };
@@ -458,23 +472,28 @@ function textDisclosure(t: string, ctx: ItemContext): Disclosure | null {
   let m: RegExpExecArray | null;
   while ((m = re.exec(t))) {
     const cand = m[0].replace(/\s*(?:->|→|<|>|then)\s*/g, ', ');
-    if (ctx.stemSquash.includes(squash(m[0]))) continue;
+    if (ctx.stemSquash.includes(squash(m[0])) && !stated(t, m.index, m.index + m[0].length)) continue;
     if (check(item, cand)) return { itemId: item.id, span: m[0], at: m.index, copy: cand, rule: 'text' };
   }
   return null;
 }
 
 function phraseDisclosure(t: string, ctx: ItemContext): Disclosure | null {
-  const phrases = ctx.item.answerForms?.phrases ?? [];
+  // Option letters ("answer is a", "choice b") are the choice rule's: as a phrase "the answer is a fraction" would match.
+  const phrases = (ctx.item.answerForms?.phrases ?? []).filter((p) => !/(?:^|\s)[a-e]$/i.test(p.trim()));
   if (!phrases.length) return null;
-  const hits = findAnswerForms(t, { numeric: [], phrases });
+  // Only a phrase whose answer part the checker accepts ("median is 15": "15"; not one root "x = -6" of a set).
+  const copyable = phrases.filter((p) => check(ctx.item, p) || check(ctx.item, p.replace(/^.*?\b(?:is|are|=)\s+/i, '')));
+  const hits = copyable.length ? findAnswerForms(t, { numeric: [], phrases: copyable }) : [];
   if (!hits.length) return null;
   return { itemId: ctx.item.id, span: hits[0]!, at: Math.max(0, t.toLowerCase().indexOf(hits[0]!.toLowerCase())), copy: ctx.item.answer, rule: 'phrase' };
 }
 
 /** The disclosure of one item in a readable text, or null. */
-function discloses(t: string, item: DisclosableItem): Disclosure | null {
+function discloses(text: string, item: DisclosableItem): Disclosure | null {
   const ctx = itemContext(item);
+  // The item's own stem quoted in the text is not a disclosure: the student has it already.
+  const t = ctx.stemText.length >= 12 && text.includes(ctx.stemText) ? text.split(ctx.stemText).join(' '.repeat(ctx.stemText.length)) : text;
   switch (item.answerKind) {
     case 'number':
       return numberDisclosure(t, ctx) ?? phraseDisclosure(t, ctx);
@@ -511,7 +530,7 @@ export interface WindowDisclosure extends Disclosure {
 /**
  * Reads consecutive tutor texts in order and reports what each discloses, alone or together with
  * the texts just before it (an answer split across messages: "The answer is 2" then "5."). The
- * texts are joined with a space; a disclosure that needs earlier texts is reported with the newest
+ * texts are joined with a space and without one ("2" then ".25"); a disclosure that needs earlier texts is reported with the newest
  * text, only when neither part alone disclosed it.
  */
 export class DisclosureWindow {
@@ -529,13 +548,14 @@ export class DisclosureWindow {
     const found = new Set(alone.map((d) => d.itemId));
     const rest = items.filter((it) => !found.has(it.id));
     for (let k = 1; k <= this.#recent.length && rest.length; k++) {
-      const joined = [...this.#recent.slice(this.#recent.length - k), text].join(' ');
-      const prev = this.#recent.slice(this.#recent.length - k).join(' ');
-      const before = new Set(disclosuresIn(prev, rest).map((d) => d.itemId));
-      for (const d of disclosuresIn(joined, rest)) {
-        if (before.has(d.itemId) || found.has(d.itemId)) continue;
-        found.add(d.itemId);
-        out.push({ ...d, spans: k });
+      const earlier = this.#recent.slice(this.#recent.length - k);
+      for (const sep of [' ', '']) {
+        const before = new Set(disclosuresIn(earlier.join(sep), rest).map((d) => d.itemId));
+        for (const d of disclosuresIn([...earlier, text].join(sep), rest)) {
+          if (before.has(d.itemId) || found.has(d.itemId)) continue;
+          found.add(d.itemId);
+          out.push({ ...d, spans: k });
+        }
       }
     }
     this.#recent.push(text);

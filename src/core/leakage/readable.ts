@@ -14,9 +14,10 @@
  *  - fraction slash, division slash and "÷" read as "/", every dash and the minus sign as "-",
  *    "×" and "·" as "*", every kind of space as a plain space;
  *  - Markdown emphasis (** __ ` ~~) is dropped;
- *  - Roman numerals read as numbers: any valid one of two letters or more ("XII"), a single letter
- *    only right after an answer statement ("the answer is V");
- *  - a run of two or more digit words reads digit by digit ("five four" = "5 4"), and a word
+ *  - Roman numerals read as numbers: any valid one of two capitals or more ("XII"), a single letter
+ *    or lower case only stated as the answer and ending the sentence ("the answer is V.");
+ *  - a run of two or more digit words reads digit by digit ("five four" = "5 4"; "negative" before
+ *    a number is its sign), and a word
  *    spelled out in single letters is joined ("f i v e" = "five").
  * Line breaks are kept (a line is a context boundary for the detector).
  */
@@ -144,12 +145,13 @@ export function readable(text: string): string {
     const w = m.replace(/[ .-]/g, '');
     return SPELLED.has(w.toLowerCase()) ? w : m;
   });
-  // Roman numerals.
+  // Roman numerals: two capitals or more anywhere; one capital or lower case only stated as the answer and ending the sentence.
   s = s.replace(/\b[IVXLCDM]+\b/gi, (m, off: number, all: string) => {
     const v = romanValue(m);
     if (v === undefined) return m;
     const upper = m === m.toUpperCase();
-    if ((upper && m.length >= 2) || STATEMENT_BEFORE.test(all.slice(Math.max(0, off - 30), off))) return String(v);
+    if (upper && m.length >= 2) return String(v);
+    if (STATEMENT_BEFORE.test(all.slice(Math.max(0, off - 30), off)) && /^\s*(?:$|[.,!?;)\n])/.test(all.slice(off + m.length))) return String(v);
     return m;
   });
   // Runs of two or more digit words read digit by digit.
@@ -159,6 +161,8 @@ export function readable(text: string): string {
       .map((w) => DIGIT_WORDS[w.toLowerCase()]!)
       .join(' '),
   );
+  // "negative 10" is -10 ("minus" may be a subtraction and stays a word).
+  s = s.replace(/\bnegative\s+(?=\d)/gi, '-');
   s = s.replace(/[ ]{2,}/g, ' ');
   if (cache.size >= CACHE_MAX) cache.clear();
   cache.set(text, s);
