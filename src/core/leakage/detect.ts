@@ -39,7 +39,7 @@ import { tryParseExpr, variables } from '../course/expr';
 import { findAnswerForms } from '../course/answer-forms';
 import { findNumberWords } from '../course/number-words';
 import { toPlain } from '../course/math-text';
-import { readable } from './readable';
+import { readable, romanValue } from './readable';
 
 /** What the detector needs of an item. */
 export type DisclosableItem = Pick<Item, 'id' | 'answerKind' | 'answer' | 'accepted' | 'stem'> & Partial<Pick<Item, 'choices' | 'format' | 'answerForms'>>;
@@ -315,6 +315,15 @@ function numberDisclosure(t: string, ctx: ItemContext): Disclosure | null {
   for (const u of digitGroupUnits(t)) {
     const d = consider(u, units, 'digit-groups');
     if (d) return d;
+  }
+  // A Roman numeral of one letter or in lower case (readable.ts reads two capitals or more): only stated, ending the sentence.
+  const rm = /(?<![\p{L}\d])[ivxlcdm]+(?![\p{L}\d])/giu;
+  let x: RegExpExecArray | null;
+  while ((x = rm.exec(t))) {
+    const v = romanValue(x[0]);
+    if (v === undefined || !ctx.wants.some((w) => sameValue({ value: v, percent: false }, w))) continue;
+    if (STATEMENT.test(t.slice(Math.max(0, x.index - 40), x.index)) && /^\s*(?:$|[.,!?;)\n])/.test(t.slice(x.index + x[0].length)))
+      return { itemId: ctx.item.id, span: x[0], at: x.index, copy: ctx.item.answer, rule: 'number' };
   }
   if (ctx.wordForms.length) {
     const hits = findNumberWords(t, ctx.wordForms);

@@ -14,8 +14,8 @@
  *  - fraction slash, division slash and "÷" read as "/", every dash and the minus sign as "-",
  *    "×" and "·" as "*", every kind of space as a plain space;
  *  - Markdown emphasis (** __ ` ~~) is dropped;
- *  - Roman numerals read as numbers: any valid one of two capitals or more ("XII"), a single letter
- *    or lower case only stated as the answer and ending the sentence ("the answer is V.");
+ *  - Roman numerals of two capitals or more read as numbers ("XII"); a single letter or lower
+ *    case is read by the detector's number rule, only stated as the answer ("the answer is V.");
  *  - a run of two or more digit words reads digit by digit ("five four" = "5 4"; "negative" before
  *    a number is its sign), and a word
  *    spelled out in single letters is joined ("f i v e" = "five").
@@ -106,8 +106,6 @@ export function romanValue(s: string): number | undefined {
   return v;
 }
 
-/** Words right before a single-letter numeral that make it a statement ("the answer is V"). */
-const STATEMENT_BEFORE = /(?:\banswer(?:\s+is)?|\bis|=|:|\bequals|\bwrite|\bsubmit|\btype|\benter)\s*$/i;
 
 const DIGIT_WORDS: Record<string, string> = { zero: '0', one: '1', two: '2', three: '3', four: '4', five: '5', six: '6', seven: '7', eight: '8', nine: '9' };
 const SPELLED = new Set([...Object.keys(DIGIT_WORDS), 'ten', 'eleven', 'twelve', 'thirteen', 'fourteen', 'fifteen', 'sixteen', 'seventeen', 'eighteen', 'nineteen', 'twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety', 'hundred', 'thousand', 'half', 'third', 'thirds', 'fourth', 'fourths', 'quarter', 'quarters', 'fifth', 'fifths', 'minus', 'negative', 'point']);
@@ -145,14 +143,10 @@ export function readable(text: string): string {
     const w = m.replace(/[ .-]/g, '');
     return SPELLED.has(w.toLowerCase()) ? w : m;
   });
-  // Roman numerals: two capitals or more anywhere; one capital or lower case only stated as the answer and ending the sentence.
-  s = s.replace(/\b[IVXLCDM]+\b/gi, (m, off: number, all: string) => {
+  // Roman numerals of two capitals or more (a single letter or lower case may be a variable: detect.ts reads those).
+  s = s.replace(/\b[IVXLCDM]{2,}\b/g, (m) => {
     const v = romanValue(m);
-    if (v === undefined) return m;
-    const upper = m === m.toUpperCase();
-    if (upper && m.length >= 2) return String(v);
-    if (STATEMENT_BEFORE.test(all.slice(Math.max(0, off - 30), off)) && /^\s*(?:$|[.,!?;)\n])/.test(all.slice(off + m.length))) return String(v);
-    return m;
+    return v === undefined ? m : String(v);
   });
   // Runs of two or more digit words read digit by digit.
   s = s.replace(/\b(?:zero|one|two|three|four|five|six|seven|eight|nine)(?:[\s-]+(?:zero|one|two|three|four|five|six|seven|eight|nine))+\b/gi, (m) =>
