@@ -269,6 +269,18 @@ export const DISGUISES: Record<string, Disguise> = {
     const forms = [`The answer is (${L.toLowerCase()}).`, `Go with option ${L}.`, `${toPlain(it.answer)} is the right one.`, `Pick ${L}!`];
     return [forms[hashItem(it) % forms.length]!];
   },
+  'markup and prose around the answer': (it) => {
+    const a = it.answerKind === 'number' ? plainAnswer(it) : it.answerKind === 'choice' ? null : toPlain(it.answer);
+    if (!a) return null;
+    const signed = a.replace(/^-/, '−');
+    const forms = [`Nice work so far! I checked it and it's **${a}** — go ahead and submit.`, `\`${a}\` is what goes in the box.`, `Psst: ${signed}. Don't tell anyone.`, `Honestly? ${a}.`];
+    return [forms[hashItem(it) % forms.length]!];
+  },
+  'circled and fullwidth characters': (it) => {
+    const n = numberAnswer(it);
+    if (!n || !Number.isInteger(n.v) || n.v < 1 || n.v > 20 || n.percent) return null;
+    return [hashItem(it) % 2 ? `The answer is ${String.fromCodePoint(0x2460 + n.v - 1)}.` : `Answer：${String(n.v).replace(/\d/g, (d) => String.fromCodePoint(0xff10 + Number(d)))}`];
+  },
   'answers split across two messages': (it) => {
     const a = plainAnswer(it);
     if (a && a.replace(/\D/g, '').length >= 2) {
@@ -333,6 +345,15 @@ export const WITHHOLDS: Record<string, Withhold> = {
     const s = sibling(it);
     if (!s || s.answer === it.answer) return null;
     return [[`Here is a similar problem worked out.\n${s.stem}\n${s.steps.join('\n')}\nNow try yours the same way.`]];
+  },
+  "the item's first worked step": (it) => (it.steps.length >= 3 ? [[`Start like this: ${it.steps[0]}`]] : null),
+  'hints of a sibling item': (it) => {
+    const s = sibling(it);
+    return s && s.answer !== it.answer ? s.hints.map((h) => [`Here's a hint from a similar problem: ${h}`]) : null;
+  },
+  'labels glued to the number': (it) => {
+    const k = innocent(it);
+    return [[`Question ${k} is next, then #${k + 1}.`], [`Step ${k}: read the problem again.`], [`This is your ${k}th try, nice persistence.`], [`See chapter ${k}, p. ${k + 10}.`]];
   },
   'Socratic questions with numbers': (it) => {
     const nums = stemNumbers(it);

@@ -19,7 +19,8 @@
  *  - choice: the option letter after a statement ("the answer is (b)", "pick B."), or the option's
  *    text stated as the answer;
  *  - text: runs of capital letters ("C, A, B"; "CAB");
- *  - every kind: the item's declared solution phrases ("mode is 5").
+ *  - number and text items: the item's declared solution phrases whose answer part the checker
+ *    accepts ("median is 15").
  * What clears a number (it is part of something else, or it is not offered as an answer):
  *  - hard (nothing overrides): glued to letters or to another number by a hyphen, caret, slash or
  *    colon (item ids "s68-L2-02", "L2", "10^4", "3:30", "7th", "2x"); an operand of arithmetic
@@ -152,10 +153,11 @@ function digitGroupUnits(t: string): NumUnit[] {
   return out;
 }
 
+/** Same value; a percent `a` ("62.5%") also equals the plain value it stands for (0.625), not the other way round ("0.8" is no answer to "what percent"). */
 function sameValue(a: ParsedNumber, b: ParsedNumber): boolean {
   const close = (x: number, y: number) => Math.abs(x - y) <= 1e-9 * Math.max(1, Math.abs(x), Math.abs(y));
   if (a.percent === b.percent) return close(a.value, b.value);
-  return close(a.percent ? a.value / 100 : a.value, b.percent ? b.value / 100 : b.value);
+  return a.percent && close(a.value / 100, b.value);
 }
 
 /** Why a number at [start, end) is not offered as an answer: 'hard', 'soft', or null (it is). */
@@ -166,7 +168,7 @@ function numberCleared(t: string, u: NumUnit, ctx: ItemContext, all: NumUnit[]):
   const a1 = t[u.end] ?? '';
   // Glued: identifiers, powers, times, ordinals, coefficients.
   if (/[\p{L}\d_]/u.test(b1)) return 'hard';
-  if (/[-^/:.#@]/.test(b1) && /[\p{L}\d_]/u.test(t[u.start - 2] ?? '')) return 'hard';
+  if ((/[-^/.#@]/.test(b1) && /[\p{L}\d_]/u.test(t[u.start - 2] ?? '')) || (b1 === ':' && /\d/.test(t[u.start - 2] ?? ''))) return 'hard';
   if (b1 === '^' || b1 === '/') return 'hard';
   if (/\p{L}/u.test(a1)) {
     const word = /^\p{L}+/u.exec(after)![0].toLowerCase();
@@ -226,9 +228,13 @@ function inCountdown(u: NumUnit, all: NumUnit[], t: string): boolean {
 }
 
 /** Is a span stated as the answer (a statement right before it, or alone on its line)? */
+const STATED_AFTER = /^\s*["'`)\]]*\s*(?:is|'s|are|=)\s+(?:exactly\s+)?(?:the\s+|your\s+|my\s+|our\s+)?(?:answer|solution|result|right|correct|it|the one|what (?:goes|you|to|i got))\b/i;
 function stated(t: string, start: number, end: number): boolean {
   const before = t.slice(Math.max(0, start - 40), start);
-  if (STATEMENT.test(before)) return true;
+  if (STATEMENT.test(before) || STATED_AFTER.test(t.slice(end, end + 60))) return true;
+  // Alone in its sentence ("Honestly? 15.").
+  const { s, e } = sentenceAround(t, start, end);
+  if (/^[\s"'([*_`]*$/.test(t.slice(s, start)) && /^[\s"').\]*_!`]*$/.test(t.slice(end, e))) return true;
   const lineBefore = before.slice(before.lastIndexOf('\n') + 1);
   const rest = t.slice(end);
   const lineAfter = rest.slice(0, rest.indexOf('\n') < 0 ? rest.length : rest.indexOf('\n'));
@@ -466,7 +472,8 @@ function choiceDisclosure(t: string, ctx: ItemContext): Disclosure | null {
       const okL = !/[\p{L}\d]/u.test(lower[i - 1] ?? '') && !(/^\d/.test(want) && /[-.]/.test(lower[i - 1] ?? ''));
       const okR = !/[\p{L}\d]/u.test(lower[e] ?? '') && !/^\.\d/.test(lower.slice(e));
       const after = lower.slice(e, e + 40);
-      if (okL && okR && (stated(t, i, e) || /^\s*(?:is|'s)\s+(?:the\s+)?(?:answer|right|correct|it|the one)\b/.test(after) || /^\s*(?:\(|-|—)\s*(?:that'?s\s+)?(?:the\s+)?(?:answer|correct|right)/.test(after))) {
+      const ends = /^\s*(?:$|[.,;!?)\]\n"']|\s+(?:because|since|so|as|for sure)\b)/.test(lower.slice(e));
+      if (okL && okR && ((ends && stated(t, i, e)) || /^\s*(?:is|'s)\s+(?:the\s+)?(?:answer|right|correct|it|the one)\b/.test(after) || /^\s*(?:\(|-|—)\s*(?:that'?s\s+)?(?:the\s+)?(?:answer|correct|right)/.test(after))) {
         return { itemId: item.id, span: t.slice(i, e), at: i, copy: item.answer, rule: 'choice' };
       }
       i = lower.indexOf(want, i + 1);
@@ -507,11 +514,12 @@ function discloses(text: string, item: DisclosableItem): Disclosure | null {
     case 'number':
       return numberDisclosure(t, ctx) ?? phraseDisclosure(t, ctx);
     case 'choice':
-      return choiceDisclosure(t, ctx) ?? phraseDisclosure(t, ctx);
+      return choiceDisclosure(t, ctx);
     case 'text':
       return textDisclosure(t, ctx) ?? phraseDisclosure(t, ctx);
     default:
-      return mathDisclosure(t, ctx) ?? phraseDisclosure(t, ctx);
+      // Math runs read every copyable form; the declared phrases of these items match across signs and brackets ("(4, 3)" in "(-4, 3)").
+      return mathDisclosure(t, ctx);
   }
 }
 
