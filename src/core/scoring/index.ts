@@ -1,3 +1,4 @@
+export { leakageVsJudged, type LeakageDay, type LeakageAgreement } from './leakage-vs-judged';
 export { learningGain, responsiveness, leakage, independence, actionCounts, attemptsStep, STEP_PATTERNS, helpRequests, tutorTurns, nextTurns, answerFormsOf, leakedItems, LEAK_MATCH, tutorTexts, traceDisclosures, type LeakOptions, type TutorText, type TraceDisclosure, type Scored, type CurvePoint, type HelpRequest, type TutorTurn, type NextTurn } from './metrics';
 export { scoreTrace, JUDGED_AXES, type ScoreReport, type JudgedAxis } from './report';
 export { formatAxisTable } from './table';
