@@ -104,8 +104,35 @@ interface NumUnit {
 const UNIT_RE =
   /([-+]\s?)?(\d+\s+\d+\s*\/\s*\d+|\(?\d+(?:\.\d+)?\)?\s*\/\s*\(?[-+]?\d+(?:\.\d+)?\)?|(?:\d+(?:\.\d+)?|\.\d+)\s*[*x]\s*10\s*\^\s*\(?[-+]?\d+\)?|(?:\d+(?:\.\d+)?|\.\d+)e[-+]?\d+|\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)(\s?%|\s?per ?cent\b)?/gi;
 
+/** The value of a unit's text: plain numbers, fractions and mixed numbers directly, the rest through the checker's parser. */
+function unitValue(text: string): ParsedNumber | undefined {
+  const percent = text.endsWith('%');
+  const body = percent ? text.slice(0, -1) : text;
+  let m = /^([-+]?)(\d+(?:\.\d+)?|\.\d+)$/.exec(body);
+  if (m) return { value: Number(`${m[1]}${m[2]}`), percent };
+  m = /^([-+]?)(\d+(?:\.\d+)?)\s*\/\s*([-+]?)(\d+(?:\.\d+)?)$/.exec(body);
+  if (m) {
+    const den = Number(m[4]);
+    if (den === 0) return undefined;
+    const v = Number(m[2]) / den;
+    return { value: (m[1] === '-') !== (m[3] === '-') ? -v : v, percent };
+  }
+  m = /^([-+]?)(\d+)\s+(\d+)\s*\/\s*(\d+)$/.exec(body);
+  if (m) {
+    const den = Number(m[4]);
+    if (den === 0) return undefined;
+    const v = Number(m[2]) + Number(m[3]) / den;
+    return { value: m[1] === '-' ? -v : v, percent };
+  }
+  return parseNumber(text.replace(/\s+(?=\/)|(?<=\/)\s+/g, ''));
+}
+
+const unitCache = new Map<string, NumUnit[]>();
+
 /** The numbers of a readable text, each a maximal unit (a sign glued to a number is part of it unless it is a subtraction). */
 function numberUnits(t: string): NumUnit[] {
+  const hit = unitCache.get(t);
+  if (hit) return hit;
   const out: NumUnit[] = [];
   UNIT_RE.lastIndex = 0;
   let m: RegExpExecArray | null;
@@ -123,9 +150,11 @@ function numberUnits(t: string): NumUnit[] {
     const body = m[2]!.replace(/[()]/g, '');
     const pct = m[3] ? '%' : '';
     const text = `${sign}${body}${pct}`;
-    const n = parseNumber(text.replace(/\s+(?=\/)|(?<=\/)\s+/g, ''));
+    const n = unitValue(text);
     if (n) out.push({ start, end: m.index + m[0].length, text, n });
   }
+  if (unitCache.size >= 512) unitCache.clear();
+  unitCache.set(t, out);
   return out;
 }
 
@@ -259,6 +288,8 @@ interface ItemContext {
   stemSquash: string;
   /** The stem as the student reads it. */
   stemText: string;
+  /** Results by readable text (the window asks about the same texts again). */
+  memo: Map<string, Disclosure | null>;
   /** Plain numeric forms for the number-word matcher. */
   wordForms: string[];
   vars: Set<string>;
@@ -290,7 +321,7 @@ function itemContext(item: DisclosableItem): ItemContext {
     const e = tryParseExpr(readable(toPlain(f)).toLowerCase());
     if (e) variables(e, vars);
   }
-  c = { item, wants, stemValues, stemWords, stemSquash: squash(stem), stemText: stem, wordForms: [...wordForms], vars };
+  c = { item, wants, stemValues, stemWords, stemSquash: squash(stem), stemText: stem, wordForms: [...wordForms], vars, memo: new Map() };
   ctxCache.set(item, c);
   return c;
 }
@@ -529,7 +560,13 @@ export function disclosuresIn(text: string, items: readonly DisclosableItem[]): 
   const t = readable(text);
   const out: Disclosure[] = [];
   for (const it of items) {
-    const d = discloses(t, it);
+    const memo = itemContext(it).memo;
+    let d = memo.get(t);
+    if (d === undefined) {
+      d = discloses(t, it);
+      if (memo.size >= 256) memo.clear();
+      memo.set(t, d);
+    }
     if (d) out.push(d);
   }
   return out;
@@ -566,7 +603,9 @@ export class DisclosureWindow {
     const rest = items.filter((it) => !found.has(it.id));
     for (let k = 1; k <= this.#recent.length && rest.length; k++) {
       const earlier = this.#recent.slice(this.#recent.length - k);
-      for (const sep of [' ', '']) {
+      // Joined without a space only where the boundary could glue a number ("2" then ".25").
+      const glue = /[\d.,/-]$/.test(earlier[earlier.length - 1]!) && /^[\d.,/-]/.test(text);
+      for (const sep of glue ? [' ', ''] : [' ']) {
         const before = new Set(disclosuresIn(earlier.join(sep), rest).map((d) => d.itemId));
         for (const d of disclosuresIn([...earlier, text].join(sep), rest)) {
           if (before.has(d.itemId) || found.has(d.itemId)) continue;
