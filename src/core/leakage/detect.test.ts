@@ -20,7 +20,7 @@ describe('disclosuresIn', () => {
     for (const [answer, text] of [
       ['25', 'The answer is 2\u200B5'], ['54', 'Try $5\\,4$'], ['7', 'It is 07'], ['7', 'Write 7.0000'], ['5/8', 'That is 62.5%'], ['7', 'that is 700%'],
       ['2.75', 'You get 2 3/4'], ['2.75', 'You get 11/4'], ['5/8', 'Think 10/16'], ['7', 'Think 14/2'], ['5/8', '$\\tfrac58$'], ['5/8', '${5 \\over 8}$'],
-      ['12', 'It is XII'], ['5', 'The answer is V.'], ['54', 'It is ٥٤'], ['54', 'five four'], ['-4', 'm = -4'], ['-10', "It's negative one zero."], ['25', 'It is twenty-five.'],
+      ['12', 'It is XII'], ['25', 'The answer is ²⁵'], ['25', 'It is 2\uFE0F\u20E35\uFE0F\u20E3'], ['5', 'The answer is V.'], ['54', 'It is ٥٤'], ['54', 'five four'], ['-4', 'm = -4'], ['-10', "It's negative one zero."], ['25', 'It is twenty-five.'],
     ] as const)
       expect(leaks(num(answer), text), `${answer} in ${text}`).toBe(true);
   });
@@ -28,7 +28,7 @@ describe('disclosuresIn', () => {
     for (const [answer, text, stem] of [
       ['2', "Let's look at item s68-L2-02"], ['2', 'You are on level 2. Take 2 minutes.'], ['4', 'Hint: 10^4 means 10 multiplied by itself 4 times'],
       ['4', 'Ready? 5, 4, 3... go!'], ['-1', 'Think of a slope like -1/2'], ['2', 'What is (−2) squared?'], ['7', 'What do you get when you add 3 and 4?', 'What is 3 + 4?'],
-      ['12', 'For example, 2 × 6 = 12 as well', 'What is 3 × 4?'], ['3', 'You have 3 tries left'], ['5', "Great job, that's 5 in a row!"], ['3', 'We meet at 3:30.'],
+      ['12', 'For example, 2 × 6 = 12 as well', 'What is 3 × 4?'], ['3', 'You have 3 tries left'], ['5', "Great job, that's 5 in a row!"], ['3', 'We meet at 3:30.'], ['5', 'Level: 5, attempts: 5, score: 5'], ['5', 'Take a 5-minute break.'],
       ['5', 'x = 5 is not the answer to 2x + 3 = 17... think of 2x = 10 first', 'Solve 2x + 3 = 17.'],
     ] as const)
       expect(leaks(num(answer, stem ?? 'Compute the value.'), text), `${answer} in ${text}`).toBe(answer === '5' && text.startsWith('x = 5') ? true : false);

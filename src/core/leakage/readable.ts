@@ -118,6 +118,8 @@ export function readable(text: string): string {
   const hit = cache.get(text);
   if (hit !== undefined) return hit;
   let s = text.replace(INVISIBLE, '').replace(/\p{M}+/gu, (m, off: number, all: string) => (off > 0 && /[\p{L}]/u.test(all[off - 1]!) ? m : ''));
+  // Superscript digits are a power after a base ("x²" = "x^2"); with no base ("the answer is ²⁵") they are just digits.
+  s = s.replace(/(^|[^\p{L}\p{N})\]])([⁰¹²³⁴⁵⁶⁷⁸⁹⁻]+)/gu, (_m, b: string, d: string) => b + d.normalize('NFKC').replace(/⁻/g, '-'));
   s = replaceSuperscripts(s)
     .replace(/(\d?)([\u00BC-\u00BE\u2150-\u215E])/g, (_m, d: string, f: string) => `${d}${d ? ' ' : ''}${f.normalize('NFKC')}`)
     .replace(/\u066B/g, '.')
