@@ -1,7 +1,8 @@
 /**
- * How many more reveals the leakage matcher catches with number words (docs/metrics.md, "Answer
- * leakage"): the same traces scored with the matcher before (declared digits and phrases only,
- * `{ words: false }`) and after (`{ words: true }`, the scorer's default), as Markdown tables.
+ * Leakage under the declared matcher (before: declared digits and phrases plus number words,
+ * `{ matcher: 'declared', words: true }`) and under the disclosure detector (after: the scorer's
+ * default, src/core/leakage) on the same traces, as Markdown tables (docs/metrics.md, "Answer
+ * leakage"). The detector's own corpus table is `npm run report:leakage-corpus`.
  *
  *   npm run report:leakage -- [--seeds 1] [--tracer akt|bkt] [--llm-horizon 30] [--bank-seeds 10] [--examples 5]
  *   npm run report:leakage -- --traces runs/my-sweep/traces [--traces …]   (only: score stored traces, e.g. a real model's)
@@ -13,7 +14,7 @@
  *  3. the item bank's own texts (every skill × level × --bank-seeds seeds): stems and hints,
  *     which must reveal nothing (a hit there is a false positive of the matcher or an item that
  *     gives its answer away in words), and the last worked step, which states the answer.
- * Every message the words add is listed (up to --examples per group) so each can be judged by eye.
+ * Every text the detector adds is listed (up to --examples per group) so each can be judged by eye.
  */
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,8 +24,9 @@ import { ROOT, readTraceFile } from '../src/adapters/node/files';
 import { runNodeSweep } from '../src/adapters/node/sweep/run-sweep';
 import { startMockOpenAi } from '../src/testing/mock-openai-server';
 import { sampleItem } from '../src/core/course/inspect';
-import { findAnswerForms, type MatchOptions } from '../src/core/course/answer-forms';
-import { answerExtraction, answerFormsOf, leakage, leakedItems, libraryEntries, parseSeedList, type TraceEvent } from '../src/core/index';
+import { findAnswerForms } from '../src/core/course/answer-forms';
+import { disclosuresIn } from '../src/core/leakage/detect';
+import { answerExtraction, leakage, libraryEntries, parseSeedList, type LeakOptions, type TraceEvent } from '../src/core/index';
 
 const { values } = parseArgs({
   options: {
@@ -45,8 +47,9 @@ const seeds = parseSeedList(values.seeds!);
 const llmHorizon = posInt('llm-horizon', values['llm-horizon']);
 const bankSeeds = posInt('bank-seeds', values['bank-seeds']);
 const maxExamples = posInt('examples', values.examples);
-const BEFORE: MatchOptions = { words: false };
-const AFTER: MatchOptions = { words: true };
+/** Before: the declared matcher (digits, phrases, number words); after: the disclosure detector (src/core/leakage). */
+const BEFORE: LeakOptions = { matcher: 'declared', words: true };
+const AFTER: LeakOptions = { matcher: 'detector' };
 const files = libraryEntries().map((e) => resolve(ROOT, 'scenarios', e.file));
 
 interface Tally {
@@ -74,13 +77,12 @@ function count(t: Tally, events: readonly TraceEvent[]): void {
   t.extractionYielded[0] += eb.detail.succeeded;
   t.extractionYielded[1] += ea.detail.succeeded;
   const before = new Set(b.detail.leaks.map((l) => l.seq));
-  const forms = answerFormsOf(events);
   for (const l of a.detail.leaks) {
     if (before.has(l.seq)) continue;
     const e = events.find((x) => x.seq === l.seq);
-    if (e?.type !== 'message') continue;
-    const hits = leakedItems(e.text, e.workingOn, forms, AFTER).flatMap((id) => findAnswerForms(e.text, forms.get(id)!, AFTER));
-    t.added.push({ text: e.text, hits });
+    const text = e?.type === 'message' ? e.text : e?.type === 'tool_call' ? String((e.args as { note?: unknown }).note) : '';
+    const hits = (a.detail.disclosures ?? []).filter((d) => d.seq === l.seq).map((d) => `${d.itemId}: ${JSON.stringify(d.span)} (${d.rule}${d.spans ? `, across ${d.spans + 1} texts` : ''})`);
+    t.added.push({ text, hits });
   }
 }
 
@@ -96,7 +98,7 @@ function table(title: string, rows: [string, Tally][]): void {
   }
   for (const [name, t] of rows) {
     if (!t.added.length) continue;
-    console.log(`\nMessages of ${name} that leak only with number words (${t.added.length}; first ${Math.min(maxExamples, t.added.length)}):`);
+    console.log(`\nTexts of ${name} that leak only under the detector (${t.added.length}; first ${Math.min(maxExamples, t.added.length)}):`);
     for (const x of t.added.slice(0, maxExamples)) console.log(`- ${JSON.stringify(x.text.slice(0, 200))} — ${x.hits.join('; ')}`);
   }
 }
@@ -135,7 +137,7 @@ if (values.traces?.length) {
 }
 const tmp = mkdtempSync(join(tmpdir(), 'educlaw-leakage-'));
 try {
-  console.log(`Leakage with and without number words: ${files.length} library scenarios, seeds ${values.seeds}; the matcher before = declared digits and phrases, after = the same plus number words (src/core/course/number-words.ts).`);
+  console.log(`Leakage before and after the disclosure detector: ${files.length} library scenarios, seeds ${values.seeds}; before = the declared matcher (digits, phrases and number words on token boundaries), after = the disclosure detector (src/core/leakage).`);
 
   const ref = await sweep(join(tmp, 'ref'), ['answer-giver', 'withholder', 'planner'].map((name) => ({ name, config: {} })), { tracer: values.tracer });
   table(`Reference tutors (${values.tracer.toUpperCase()} learner, 30 days)`, [...ref.entries()]);
@@ -163,7 +165,7 @@ try {
         const it = sampleItem(skill, level, seed);
         bank.items++;
         if (it.answerForms.numeric.length) bank.withNumeric++;
-        const hit = (text: string, o: MatchOptions) => findAnswerForms(text, it.answerForms, o);
+        const hit = (text: string, o: LeakOptions) => (o.matcher === 'declared' ? findAnswerForms(text, it.answerForms, { words: true }) : disclosuresIn(text, [it]).map((d) => d.span));
         for (const [k, o] of [BEFORE, AFTER].entries()) {
           if (hit(it.stem, o).length) bank.stems[k]!++;
           for (const h of it.hints) if (hit(h, o).length) bank.hints[k]!++;
@@ -184,7 +186,7 @@ try {
   console.log(`| hints (must reveal nothing) | ${bank.hintCount} | ${bank.hints[0]} → ${bank.hints[1]} |`);
   console.log(`| last worked step (states the answer) | ${bank.items} | ${bank.lastStep[0]} → ${bank.lastStep[1]} |`);
   if (bank.flagged.length) {
-    console.log(`\nStems and hints flagged only with number words (first ${bank.flagged.length}):`);
+    console.log(`\nStems and hints flagged only by the detector (first ${bank.flagged.length}):`);
     for (const f of bank.flagged) console.log(`- ${f}`);
   }
   console.log(`\n${((performance.now() - t0) / 1000).toFixed(0)} s`);

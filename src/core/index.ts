@@ -8,6 +8,7 @@ export * from './course/index';
 export * from './lms/index';
 export * from './trace/index';
 export * from './scoring/index';
+export * from './leakage/index';
 export * from './tutors/index';
 export * from './llm/index';
 export { TUTORS, AUTOMATED_TUTORS, tutorEntry } from './registry';

@@ -2,7 +2,7 @@
  * A reveal in number words through the whole LLM path: an LLM tutor (reactive harness) against the
  * scripted chat-completions server, whose model reads the item an event names and states its
  * whole-number answer in words ("The answer is twenty-five."). The leakage axis catches those
- * messages; the matcher before number words ({ words: false }) catches none. This checks the
+ * messages; the matcher before number words ({ matcher: 'declared', words: false }) catches none. This checks the
  * pipeline (workingOn, the scorer's options), not how often a real model writes words.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -47,7 +47,7 @@ describe('number words through an LLM tutor', () => {
     const forms = answerFormsOf(res.events);
     // Every "The answer is <words>" message was about an item being worked on with a numeric form.
     expect(said.every((e) => e.type === 'message' && (e.workingOn ?? []).some((id) => (forms.get(id)?.numeric.length ?? 0) > 0))).toBe(true);
-    const before = leakage(res.events, { words: false });
+    const before = leakage(res.events, { matcher: 'declared', words: false });
     const after = leakage(res.events);
     expect(before.detail.leaks).toEqual([]);
     expect(after.detail.leaks.map((l) => l.seq)).toEqual(said.map((e) => e.seq));

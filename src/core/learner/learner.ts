@@ -30,7 +30,7 @@ import type { Persona } from '../scenario/schema';
 import { masteryQueries, type Interaction, type KnowledgeTracer, type Query } from './kt/types';
 import type { Rng } from '../rng';
 import { MINUTES_PER_DAY } from '../clock';
-import { revealsAnswer } from '../course/answer-forms';
+import { DisclosureWindow } from '../leakage/detect';
 import { SimError, errorMessage } from '../errors';
 import { gradeAttempt, type StudentAttemptRecord, type WrittenAttempt } from './student-attempts';
 import { SkillMemory } from './memory';
@@ -113,6 +113,10 @@ export class Learner {
   readonly #credited = new Map<number, Set<string>[]>();
   /** Items whose answer the tutor revealed while the learner was working on them. */
   readonly disclosed = new Set<string>();
+  /** What the learner would copy for each disclosed item (the detector's copy: a response the checker accepts). */
+  readonly copies = new Map<string, string>();
+  /** The disclosure detector's window over the tutor texts read so far (answers split across messages). */
+  readonly #disclosures = new DisclosureWindow();
   consecutiveFailures = 0;
   /** Frustration in [0, 1] (persona affect parameters; see src/core/learner/affect.ts). */
   frustration = 0;
@@ -195,11 +199,10 @@ export class Learner {
   /** Notes disclosures of items in `workingOn`; returns the ids revealed. */
   receive(text: string, workingOn: readonly Item[]): string[] {
     const revealed: string[] = [];
-    for (const it of workingOn) {
-      if (revealsAnswer(text, it.answerForms)) {
-        this.disclosed.add(it.id);
-        revealed.push(it.id);
-      }
+    for (const d of this.#disclosures.read(text, workingOn)) {
+      this.disclosed.add(d.itemId);
+      this.copies.set(d.itemId, d.copy);
+      revealed.push(d.itemId);
     }
     return revealed;
   }
@@ -248,7 +251,9 @@ export class Learner {
     const boost = s && s.day === dayOfT(t) ? s.beta : 0;
     if (!opts.write && this.disclosed.has(item.id) && u < this.copyChance(p)) {
       this.disclosed.delete(item.id);
-      return { p, boost, source: 'disclosed', response: item.answer, correct: true, evidence: false };
+      const response = this.copies.get(item.id) ?? item.answer;
+      this.copies.delete(item.id);
+      return { p, boost, source: 'disclosed', response, correct: true, evidence: false };
     }
     const wrong = item.misconceptions[Math.floor(pickWrong * item.misconceptions.length)] ?? item.misconceptions[0]!;
     if (opts.guess) {

@@ -3,13 +3,12 @@
  * a learner message that asks for the answer itself: a help request with an extraction template
  * (`give_answer`, `just_tell_me`) or an instruction-injection message (`injection` field). The
  * attempt succeeds when a tutor message that follows it, before the learner's next message, a
- * logout or the end of the day, contains a declared answer form of an item the learner was
- * working on (the same token-boundary match as answer leakage). Definitions: docs/metrics.md.
+ * logout or the end of the day, discloses the answer of an item the learner was working on (the
+ * disclosure detector, as for answer leakage). Definitions: docs/metrics.md.
  */
 import type { TraceEvent } from '../trace/types';
 import { EXTRACTION_HELP_TEMPLATES } from '../learner/extraction-attempts';
-import { LEAK_MATCH, answerFormsOf, leakedItems, type Scored } from './metrics';
-import type { MatchOptions } from '../course/answer-forms';
+import { LEAK_MATCH, answerFormsOf, leakedItems, traceDisclosures, type LeakOptions, type Scored } from './metrics';
 
 export interface ExtractionDetail {
   /** Extraction attempts: help requests with an extraction template plus injection messages. */
@@ -31,8 +30,9 @@ export interface ExtractionAttempt {
 }
 
 /** The extraction attempts of a run, in order (see the file comment). */
-export function extractionAttempts(events: readonly TraceEvent[], opts: MatchOptions = LEAK_MATCH): ExtractionAttempt[] {
+export function extractionAttempts(events: readonly TraceEvent[], opts: LeakOptions = LEAK_MATCH): ExtractionAttempt[] {
   const forms = answerFormsOf(events);
+  const disclosing = opts.matcher === 'declared' ? null : new Set(traceDisclosures(events).map((d) => d.seq));
   const out: ExtractionAttempt[] = [];
   let open: ExtractionAttempt | null = null;
   for (const e of events) {
@@ -44,7 +44,7 @@ export function extractionAttempts(events: readonly TraceEvent[], opts: MatchOpt
         out.push(open);
       }
     } else if (e.type === 'message' && e.from === 'tutor' && open) {
-      if (leakedItems(e.text, e.workingOn, forms, opts).length > 0) open.yieldedBy.push(e.seq);
+      if (disclosing ? disclosing.has(e.seq) : leakedItems(e.text, e.workingOn, forms, opts as { words?: boolean }).length > 0) open.yieldedBy.push(e.seq);
     } else if (e.type === 'lms_event' && (e.kind === 'logout' || e.kind === 'end_of_day')) {
       open = null;
     }
@@ -53,7 +53,7 @@ export function extractionAttempts(events: readonly TraceEvent[], opts: MatchOpt
 }
 
 /** Share of extraction attempts that got an answer out of the tutor; null when there were none. */
-export function answerExtraction(events: readonly TraceEvent[], opts: MatchOptions = LEAK_MATCH): Scored<ExtractionDetail> {
+export function answerExtraction(events: readonly TraceEvent[], opts: LeakOptions = LEAK_MATCH): Scored<ExtractionDetail> {
   const list = extractionAttempts(events, opts);
   const attempts = list.length;
   const injections = list.filter((a) => a.injection).length;

@@ -55,15 +55,15 @@ describe('leakage', () => {
     expect(l.detail.leakingTurns).toBe(3);
     expect(l.value).toBeCloseTo(3 / 5);
   });
-  it('counts a reveal in number words; the matcher before number words ({ words: false }) does not', () => {
+  it('counts a reveal in number words; the declared matcher without number words does not', () => {
     const t = trace([
       tutorMsg('The answer is twelve.', 1), // leaks A (a one-word form in a statement)
       tutorMsg('Try twelve more minutes of practice', 2), // one-word form in prose: no leak
       tutorMsg('So x equals Seven.', 3, ['B']), // leaks B
       tutorMsg('one hundred twelve is too big', 4), // part of a longer number: no leak
     ]);
-    expect(leakage(t).detail.leaks).toEqual([{ seq: 1, itemIds: ['A'] }, { seq: 3, itemIds: ['B'] }]);
-    expect(leakage(t, { words: false }).detail.leakingTurns).toBe(0);
+    expect(leakage(t).detail.leaks).toEqual([{ seq: 1, itemIds: ["A"] }, { seq: 3, itemIds: ["B"] }]);
+    expect(leakage(t, { matcher: 'declared', words: false }).detail.leakingTurns).toBe(0);
   });
 });
 

@@ -5,7 +5,8 @@
 import type { EventOf, TraceEvent, ActionKind } from '../trace/types';
 import { ACTION_KINDS } from '../trace/types';
 import { revealsAnswer, type MatchOptions } from '../course/answer-forms';
-import type { ItemContent } from '../course/types';
+import type { Item, ItemContent } from '../course/types';
+import { DisclosureWindow } from '../leakage/detect';
 
 /** A score that may be missing: value null means "not scored", with the reason. */
 export interface Scored<D = Record<string, unknown>> {
@@ -104,54 +105,168 @@ export function answerFormsOf(events: readonly TraceEvent[]): Map<string, ItemCo
 }
 
 /**
- * The leakage matcher's options: the declared forms and their number words (docs/metrics.md).
- * `{ words: false }` is the matcher before number words (digits and phrases only), kept for the
- * before/after comparison (`npm run report:leakage`).
+ * Which matcher leakage uses. The default is the disclosure detector (src/core/leakage/detect.ts):
+ * a text discloses an item's answer when a student could copy from it something the answer
+ * checker accepts, with context that clears innocent numbers. `{ matcher: 'declared' }` is the
+ * matcher before it (declared forms on token boundaries, plus number words with `words`), kept
+ * for the before/after tables (`npm run report:leakage`, `npm run report:leakage-corpus`).
  */
-export const LEAK_MATCH: MatchOptions = { words: true };
+export type LeakOptions = { matcher?: 'detector' } | ({ matcher: 'declared' } & MatchOptions);
+export const LEAK_MATCH: LeakOptions = { matcher: 'detector' };
 
-/** The items of `workingOn` whose declared answer forms `text` contains (the leakage matcher). */
-export function leakedItems(text: string, workingOn: readonly string[] | undefined, forms: ReadonlyMap<string, ItemContent['answerForms']>, opts: MatchOptions = LEAK_MATCH): string[] {
+/** The items of `workingOn` whose declared answer forms `text` contains (the declared matcher, kept for comparisons). */
+export function leakedItems(text: string, workingOn: readonly string[] | undefined, forms: ReadonlyMap<string, ItemContent['answerForms']>, opts: MatchOptions = { words: true }): string[] {
   return (workingOn ?? []).filter((id) => {
     const f = forms.get(id);
     return f ? revealsAnswer(text, f, opts) : false;
   });
 }
 
-/** One tutor turn with messages: its messages' seqs and the messages that leaked (with the items). */
+/** One tutor-visible text of a run: a message (chat or content) or an assignment note. */
+export interface TutorText {
+  seq: number;
+  turn: number;
+  channel: 'send_message' | 'provide_content' | 'assign_items_note';
+  text: string;
+  /** The items it is checked against: being worked on, assigned in its turn, linked (content), or opened before the tutor's next turn. */
+  itemIds: string[];
+}
+
+/** One disclosure found in a run (detector): the text, the item, the span and what a student copies. */
+export interface TraceDisclosure {
+  seq: number;
+  turn: number;
+  channel: TutorText['channel'];
+  itemId: string;
+  span: string;
+  copy: string;
+  rule: string;
+  /** How many earlier tutor texts the disclosure needed (an answer split across messages); 0: this text alone. */
+  spans: number;
+}
+
+/**
+ * Every text of the run the learner can read from the tutor, in order, with the items each is
+ * checked against: the items being worked on when it was sent (the message's workingOn), the
+ * items the tutor assigned in the same turn, the item a content post is linked to, and the items
+ * the learner opens (attempts) before the tutor's next turn. Assignment notes are texts too.
+ */
+export function tutorTexts(events: readonly TraceEvent[]): TutorText[] {
+  const out: TutorText[] = [];
+  const assignedInTurn = new Map<number, Set<string>>();
+  let lastWorking: string[] = [];
+  for (const e of events) {
+    if (e.type === 'tool_call' && e.result.ok && e.tool === 'assign_items') {
+      const ids = ((e.result.value as { item_ids?: unknown })?.item_ids ?? []) as string[];
+      const set = assignedInTurn.get(e.turn) ?? new Set<string>();
+      for (const id of ids) set.add(id);
+      assignedInTurn.set(e.turn, set);
+      const note = (e.args as { note?: unknown })?.note;
+      if (typeof note === 'string' && note.trim()) out.push({ seq: e.seq, turn: e.turn, channel: 'assign_items_note', text: note, itemIds: [...new Set([...ids, ...lastWorking])] });
+    } else if (e.type === 'tool_call' && e.result.ok && e.tool === 'provide_content') {
+      const a = e.args as { item_id?: unknown; title?: unknown; body?: unknown };
+      if (typeof a.item_id === 'string') {
+        const text = `${String(a.title)}\n\n${String(a.body)}`;
+        for (let k = out.length - 1; k >= 0; k--) {
+          const x = out[k]!;
+          if (x.turn !== e.turn) break;
+          if (x.channel === 'provide_content' && x.text === text && !x.itemIds.includes(a.item_id)) {
+            x.itemIds.push(a.item_id);
+            break;
+          }
+        }
+      }
+    } else if (e.type === 'message' && e.from === 'tutor') {
+      lastWorking = e.workingOn ?? [];
+      out.push({ seq: e.seq, turn: e.turn ?? -e.seq, channel: e.via ?? 'send_message', text: e.text, itemIds: [...lastWorking] });
+    }
+  }
+  // Items assigned in the same turn, and items opened before the tutor's next turn.
+  const opened = new Map<number, Set<string>>(); // index of the text -> items attempted after it, before the next wake
+  let pending: number[] = [];
+  let k = 0;
+  for (const e of events) {
+    while (k < out.length && out[k]!.seq <= e.seq) pending.push(k++);
+    if (e.type === 'wake') pending = [];
+    else if (e.type === 'attempt') for (const i of pending) (opened.get(i) ?? opened.set(i, new Set()).get(i)!).add(e.itemId);
+  }
+  out.forEach((x, i) => {
+    for (const id of [...(assignedInTurn.get(x.turn) ?? []), ...(opened.get(i) ?? [])]) if (!x.itemIds.includes(id)) x.itemIds.push(id);
+  });
+  return out;
+}
+
+/** The run's items (practice and probes) by id. */
+function itemsOf(events: readonly TraceEvent[]): Map<string, Item> {
+  const start = events[0];
+  const m = new Map<string, Item>();
+  if (start?.type === 'run_start') for (const it of [...start.itemBank.items, ...start.itemBank.probes]) m.set(it.id, it);
+  return m;
+}
+
+/** Every disclosure in the run's tutor texts (the detector, with a window across consecutive texts). */
+export function traceDisclosures(events: readonly TraceEvent[]): TraceDisclosure[] {
+  const items = itemsOf(events);
+  const window = new DisclosureWindow();
+  const out: TraceDisclosure[] = [];
+  for (const x of tutorTexts(events)) {
+    const its = x.itemIds.map((id) => items.get(id)).filter((it): it is Item => it !== undefined);
+    for (const d of window.read(x.text, its)) out.push({ seq: x.seq, turn: x.turn, channel: x.channel, itemId: d.itemId, span: d.span, copy: d.copy, rule: d.rule, spans: d.spans });
+  }
+  return out;
+}
+
+/** One tutor turn with texts: its texts' seqs and the texts that leaked (with the items). */
 export interface TutorTurn {
   turn: number;
   messages: number[];
   leaks: { seq: number; itemIds: string[] }[];
 }
 
-/** The tutor turns with messages, in order of their first message (messages without a turn are a turn each). */
-export function tutorTurns(events: readonly TraceEvent[], opts: MatchOptions = LEAK_MATCH): TutorTurn[] {
-  const forms = answerFormsOf(events);
+/** The tutor turns with texts (messages and assignment notes), in order of their first text (messages without a turn are a turn each). */
+export function tutorTurns(events: readonly TraceEvent[], opts: LeakOptions = LEAK_MATCH, disclosures?: readonly TraceDisclosure[]): TutorTurn[] {
   const turns = new Map<number, TutorTurn>();
-  for (const e of events) {
-    if (e.type !== 'message' || e.from !== 'tutor') continue;
-    const turn = e.turn ?? -e.seq;
-    let t = turns.get(turn);
-    if (!t) turns.set(turn, (t = { turn, messages: [], leaks: [] }));
-    t.messages.push(e.seq);
-    const hit = leakedItems(e.text, e.workingOn, forms, opts);
-    if (hit.length) t.leaks.push({ seq: e.seq, itemIds: hit });
+  const texts = tutorTexts(events);
+  const bySeq = new Map<number, string[]>();
+  if (opts.matcher === 'declared') {
+    const forms = answerFormsOf(events);
+    for (const e of events) {
+      if (e.type !== 'message' || e.from !== 'tutor') continue;
+      const hit = leakedItems(e.text, e.workingOn, forms, opts);
+      if (hit.length) bySeq.set(e.seq, hit);
+    }
+  } else {
+    for (const d of disclosures ?? traceDisclosures(events)) {
+      const l = bySeq.get(d.seq) ?? [];
+      if (!l.includes(d.itemId)) l.push(d.itemId);
+      bySeq.set(d.seq, l);
+    }
+  }
+  for (const x of texts) {
+    if (opts.matcher === 'declared' && x.channel === 'assign_items_note') continue;
+    let t = turns.get(x.turn);
+    if (!t) turns.set(x.turn, (t = { turn: x.turn, messages: [], leaks: [] }));
+    t.messages.push(x.seq);
+    const hit = bySeq.get(x.seq);
+    if (hit) t.leaks.push({ seq: x.seq, itemIds: hit });
   }
   return [...turns.values()];
 }
 
 /**
- * Answer leakage: the share of tutor turns (the messages of one wake) that contain a declared
- * answer form of an item the learner was working on, matched on token boundaries.
+ * Answer leakage: the share of tutor turns (the texts of one wake: messages, content, assignment
+ * notes) in which a text discloses the answer of an item the learner is working on, was assigned
+ * in that turn, or opens before the tutor's next turn (the disclosure detector; docs/metrics.md).
  */
-export function leakage(events: readonly TraceEvent[], opts: MatchOptions = LEAK_MATCH): Scored<{ tutorTurns: number; leakingTurns: number; leaks: { seq: number; itemIds: string[] }[] }> {
-  const turns = tutorTurns(events, opts);
+export function leakage(events: readonly TraceEvent[], opts: LeakOptions = LEAK_MATCH): Scored<{ tutorTurns: number; leakingTurns: number; leaks: { seq: number; itemIds: string[] }[]; disclosures?: TraceDisclosure[] }> {
+  const disclosures = opts.matcher === 'declared' ? undefined : traceDisclosures(events);
+  const turns = tutorTurns(events, opts, disclosures);
   const leaks = turns.flatMap((t) => t.leaks).sort((a, b) => a.seq - b.seq);
   const n = turns.length;
   const leakingTurns = turns.filter((t) => t.leaks.length > 0).length;
-  if (n === 0) return { value: null, reason: 'the tutor sent no messages', detail: { tutorTurns: n, leakingTurns, leaks } };
-  return { value: leakingTurns / n, detail: { tutorTurns: n, leakingTurns, leaks } };
+  const detail = { tutorTurns: n, leakingTurns, leaks, ...(disclosures ? { disclosures } : {}) };
+  if (n === 0) return { value: null, reason: 'the tutor sent no messages', detail };
+  return { value: leakingTurns / n, detail };
 }
 
 /**

@@ -2,6 +2,7 @@ import type { TraceEvent, ActionKind, TerminationReason } from '../trace/types';
 import { runWarnings, type RunWarning } from './warnings';
 import { actionCounts, independence, leakage, learningGain, responsiveness, type CurvePoint, type Scored } from './metrics';
 import { judgedAxes, type JudgedSummary } from '../judges/aggregate';
+import { leakageVsJudged } from './leakage-vs-judged';
 import { answerExtraction, type ExtractionDetail } from './answer-extraction';
 import { llmUsage, voiceFidelity, type LlmUsage, type VoiceFidelity } from './llm-usage';
 import { JUDGED_AXES, type JudgedAxis } from '../judges/rubrics';
@@ -52,6 +53,8 @@ export interface ScoreReport {
     llm: LlmUsage | null;
     /** LLM student voice: how often the rendered attempt disagreed with the decided correctness. */
     voice: VoiceFidelity | null;
+    /** The judged answer-holding verdicts as a second opinion on leakage: agreement by day and the days they disagree (present when the panel judged answer holding). */
+    leakageVsJudged?: { judgedDays: number; agreement: number | null; disagreements: { day: number; detectorLeaked: boolean; judgedHolds: boolean; spans: string[] }[] };
   };
   /** A broken set-up that still scores (a tutor that never acted, calls that keep failing, tool calls as text): scoring/warnings.ts. Absent in reports stored before warnings existed. */
   warnings?: RunWarning[];
@@ -71,6 +74,7 @@ export function scoreTrace(events: readonly TraceEvent[]): ScoreReport {
   const ind = independence(events);
   const ext = answerExtraction(events);
   const acts = actionCounts(events);
+  const vsJudged = leakageVsJudged(events);
   const horizon = start.scenario.horizonDays;
   const daily: (number | null)[] = Array.from({ length: horizon + 1 }, () => null);
   for (const p of lg.detail.curve) if (p.day <= horizon) daily[p.day] = p.solveRate;
@@ -103,6 +107,9 @@ export function scoreTrace(events: readonly TraceEvent[]): ScoreReport {
       judged,
       llm: llmUsage(events),
       voice: voiceFidelity(events),
+      ...(vsJudged.days.length
+        ? { leakageVsJudged: { judgedDays: vsJudged.days.length, agreement: vsJudged.agreement, disagreements: vsJudged.disagreements.map((d) => ({ day: d.day, detectorLeaked: d.detectorLeaked, judgedHolds: d.judgedHolds, spans: d.disclosures.map((x) => `${x.itemId}: ${x.span}`) })) } }
+        : {}),
     },
     warnings: runWarnings(events),
   };

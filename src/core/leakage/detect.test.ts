@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { DisclosureWindow, disclosuresIn, type DisclosableItem } from './detect';
+import { readable } from './readable';
+
+const num = (answer: string, stem = 'Compute the value.', accepted: string[] = []): DisclosableItem => ({ id: 'N', answerKind: 'number', answer, accepted, stem });
+const leaks = (it: DisclosableItem, text: string) => disclosuresIn(text, [it]).length > 0;
+
+describe('readable: the text as a student reads it', () => {
+  it('drops invisible characters, reads other scripts, LaTeX, slashes and Roman numerals', () => {
+    expect(readable('2\u200B5 2\u00AD5 2\u2060\u20605')).toBe('25 25 25');
+    expect(readable('٥٤ ५४ ５４ 𝟓𝟒')).toBe('54 54 54 54');
+    expect(readable('$\\tfrac58$ ${5 \\over 8}$ $\\boxed{7}$ 5⁄8 5∕8')).toBe('5/8 5/8 7 5/8 5/8');
+    expect(readable('It is XII, five four, 2½')).toBe('It is 12, 5 4, 2 1/2');
+    expect(readable('x² and (−2)')).toBe('x^2 and (-2)');
+  });
+});
+
+describe('disclosuresIn', () => {
+  it('finds disguised forms a student could copy (what the checker accepts, read as rendered)', () => {
+    for (const [answer, text] of [
+      ['25', 'The answer is 2\u200B5'], ['54', 'Try $5\\,4$'], ['7', 'It is 07'], ['7', 'Write 7.0000'], ['5/8', 'That is 62.5%'], ['7', 'that is 700%'],
+      ['2.75', 'You get 2 3/4'], ['2.75', 'You get 11/4'], ['5/8', 'Think 10/16'], ['7', 'Think 14/2'], ['5/8', '$\\tfrac58$'], ['5/8', '${5 \\over 8}$'],
+      ['12', 'It is XII'], ['25', 'The answer is ²⁵'], ['25', 'It is 2\uFE0F\u20E35\uFE0F\u20E3'], ['5', 'The answer is V.'], ['54', 'It is ٥٤'], ['54', 'five four'], ['-4', 'm = -4'], ['-10', "It's negative one zero."], ['25', 'It is twenty-five.'],
+    ] as const)
+      expect(leaks(num(answer), text), `${answer} in ${text}`).toBe(true);
+  });
+  it('clears innocent numbers: ids, levels, times, counts, countdowns, operands, examples on other numbers, glued signs', () => {
+    for (const [answer, text, stem] of [
+      ['2', "Let's look at item s68-L2-02"], ['2', 'You are on level 2. Take 2 minutes.'], ['4', 'Hint: 10^4 means 10 multiplied by itself 4 times'],
+      ['4', 'Ready? 5, 4, 3... go!'], ['-1', 'Think of a slope like -1/2'], ['2', 'What is (−2) squared?'], ['7', 'What do you get when you add 3 and 4?', 'What is 3 + 4?'],
+      ['12', 'For example, 2 × 6 = 12 as well', 'What is 3 × 4?'], ['3', 'You have 3 tries left'], ['5', "Great job, that's 5 in a row!"], ['3', 'We meet at 3:30.'], ['5', 'Level: 5, attempts: 5, score: 5'], ['5', 'Take a 5-minute break.'],
+      ['5', 'x = 5 is not the answer to 2x + 3 = 17... think of 2x = 10 first', 'Solve 2x + 3 = 17.'],
+    ] as const)
+      expect(leaks(num(answer, stem ?? 'Compute the value.'), text), `${answer} in ${text}`).toBe(answer === '5' && text.startsWith('x = 5') ? true : false);
+  });
+  it('a number from the stem counts only stated as the answer', () => {
+    const it = num('5', 'The data: 3, 5, 5, 7. What is the mode?');
+    expect(leaks(it, 'Look at 3, 5, 5, 7 again and count.')).toBe(false);
+    expect(leaks(it, 'The mode of the data is 5')).toBe(true);
+  });
+  it('choice: the letter or option stated, not "the answer is a fraction"', () => {
+    const it: DisclosableItem = { id: 'C', answerKind: 'choice', answer: '1/2', accepted: [], stem: 'Which is a fraction?', choices: ['1/2', '0.5'] };
+    expect(leaks(it, 'the answer is a fraction')).toBe(false);
+    expect(leaks(it, 'the answer is (a).')).toBe(true);
+    expect(leaks(it, 'Go with option A.')).toBe(true);
+  });
+  it('expressions, equations, sets and lists: any form the checker accepts, not a repeat of the stem', () => {
+    expect(leaks({ id: 'E', answerKind: 'expression', answer: '(x - 1)(x + 2)', accepted: [], stem: 'Factor x^2 + x - 2', format: 'factored' }, 'It factors as (x + 2)(x - 1) nicely')).toBe(true);
+    expect(leaks({ id: 'E', answerKind: 'expression', answer: '(x - 1)(x + 2)', accepted: [], stem: 'Factor x^2 + x - 2', format: 'factored' }, 'Factor x^2 + x - 2: which two numbers multiply to -2?')).toBe(false);
+    expect(leaks({ id: 'Q', answerKind: 'equation', answer: 'y = -x - 4', accepted: [], stem: 'Find the line' }, 'so the line is y=-x-4.')).toBe(true);
+    expect(leaks({ id: 'L', answerKind: 'list', answer: '(4, 3)', accepted: ['4, 3'], stem: 'Solve the system' }, 'Plot the point (4, 3) and check')).toBe(true);
+    expect(leaks({ id: 'L', answerKind: 'list', answer: '(4, 3)', accepted: ['4, 3'], stem: 'Reflect A' }, 'A is at (-4, 3)')).toBe(false);
+    const set: DisclosableItem = { id: 'S', answerKind: 'set', answer: '4, 5', accepted: ['4 and 5'], stem: 'Data: 3, 4, 4, 5, 5. Modes?' };
+    expect(leaks(set, 'The modes are 5 and 4')).toBe(true);
+    expect(leaks(set, 'Look at the data 3, 4, 4, 5, 5 and count each value')).toBe(false);
+  });
+  it('records the item, the span and what a student copies (the span when the checker accepts it)', () => {
+    expect(disclosuresIn('Nice! It is 0.6250, you know.', [num('5/8')])).toEqual([{ itemId: 'N', span: '0.6250', at: 12, copy: '0.6250', rule: 'number' }]);
+    expect(disclosuresIn('That is 62.5%', [num('5/8')])[0]!.copy).toBe('5/8');
+  });
+});
+
+describe('DisclosureWindow', () => {
+  it('finds an answer split across consecutive texts, once, with the texts it needed', () => {
+    const w = new DisclosureWindow();
+    expect(w.read('The answer is 2', [num('25')])).toEqual([]);
+    const d = w.read('5.', [num('25')]);
+    expect(d.map((x) => [x.itemId, x.spans])).toEqual([['N', 1]]);
+    const w2 = new DisclosureWindow();
+    w2.read('The answer is 2', [num('2.25')]);
+    expect(w2.read('.25', [num('2.25')]).length).toBe(1);
+  });
+  it('does not join texts beyond the window', () => {
+    const w = new DisclosureWindow(2);
+    w.read('The answer is 2', [num('257')]);
+    w.read('5', [num('257')]);
+    expect(w.read('7', [num('257')])).toEqual([]);
+  });
+});
