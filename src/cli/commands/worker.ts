@@ -79,8 +79,13 @@ export function registerWorker(program: Command): void {
 async function serveStatus(t: { url: string; name: string }, port: number): Promise<{ url: string; close(): void }> {
   const { createServer } = await import('node:http');
   const { queueStatus } = await import('../../adapters/node/queue/sweep');
+  const { doorRefusal, refuse } = await import('../../adapters/node/local-door');
+  let bound = port;
   const server = createServer((req, res) => {
-    res.setHeader('Access-Control-Allow-Origin', '*');
+    // Host and Origin checks (DNS rebinding, other sites' pages); a loopback page (a local dashboard) may read it.
+    const why = doorRefusal(req, { host: '127.0.0.1', port: bound });
+    if (why) return refuse(res, why);
+    if (typeof req.headers.origin === 'string') res.setHeader('Access-Control-Allow-Origin', req.headers.origin);
     if (req.method !== 'GET' || !req.url?.startsWith('/status')) return void res.writeHead(404).end();
     queueStatus(t).then(
       (s) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ queue: t.name, ...s })),
@@ -89,5 +94,6 @@ async function serveStatus(t: { url: string; name: string }, port: number): Prom
   });
   await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));
   const addr = server.address() as { port: number };
+  bound = addr.port;
   return { url: `http://127.0.0.1:${addr.port}/status`, close: () => server.close() };
 }

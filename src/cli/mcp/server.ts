@@ -42,6 +42,7 @@ import {
   type TraceEvent,
 } from '../../core/index';
 import { TraceAppender } from '../../adapters/node/trace-file';
+import { doorRefusal, refuse } from '../../adapters/node/local-door';
 
 /** One run the host serves: its record, where its trace goes, and the stored events when it is resumed. */
 export interface HostedRun {
@@ -162,7 +163,7 @@ export class McpTutorHost {
     if (opened.entry.name !== 'mcp') throw new Error(`serve-mcp serves the mcp tutor, not ${opened.entry.name}`);
     this.#ac = ac;
     this.#out = out;
-    this.#driver = new AgentDriver(opened.session, opened.replay);
+    this.#driver = new AgentDriver(opened.session, opened.replay, this.#agent?.agent);
     this.#o.log?.(`${opened.session.runId}: started${run.resume ? ` (resuming ${run.path})` : ''} -> ${run.path}`);
     return this.#driver;
   }
@@ -293,8 +294,10 @@ export interface HttpServing {
 /**
  * Serves the host over Streamable HTTP at http://host:port/mcp, one session (one agent). The
  * session ends when the client deletes it (DELETE /mcp), or after `idleTimeoutS` without a request.
+ * Every request passes the door check first (adapters/node/local-door.ts): a Host that names this
+ * server, and no Origin but a loopback one or one in `allowedOrigins`; otherwise 403.
  */
-export async function serveHttp(host: McpTutorHost, o: { host: string; port: number; idleTimeoutS: number }): Promise<HttpServing> {
+export async function serveHttp(host: McpTutorHost, o: { host: string; port: number; idleTimeoutS: number; allowedOrigins?: readonly string[] }): Promise<HttpServing> {
   let transport: StreamableHTTPServerTransport | null = null;
   let server: Server | null = null;
   let finish!: () => void;
@@ -308,7 +311,14 @@ export async function serveHttp(host: McpTutorHost, o: { host: string; port: num
     }, o.idleTimeoutS * 1000);
     idle.unref();
   };
+  let boundPort = o.port;
   const http: HttpServer = createServer((req, res) => {
+    // Host and Origin first: a page of another site (or one reached by DNS rebinding) never gets the session.
+    const why = doorRefusal(req, { host: o.host, port: boundPort, ...(o.allowedOrigins ? { allowedOrigins: o.allowedOrigins } : {}) });
+    if (why) {
+      host.log(`refused a request: ${why}`);
+      return refuse(res, why);
+    }
     const path = (req.url ?? '/').split('?')[0];
     if (path !== '/mcp') {
       res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'the MCP endpoint is /mcp' }));
@@ -339,6 +349,7 @@ export async function serveHttp(host: McpTutorHost, o: { host: string; port: num
   });
   const addr = http.address();
   const port = typeof addr === 'object' && addr ? addr.port : o.port;
+  boundPort = port;
   touch();
   const close = async () => {
     finish();
