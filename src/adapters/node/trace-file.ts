@@ -8,8 +8,8 @@
  */
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, truncateSync, writeSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { TraceParseError, TraceReader, resumePoint, type TraceEvent } from '../../core/index';
-import { forEachLine } from './files';
+import { MAX_TRACE_LINE_CHARS, TraceParseError, TraceReader, resumePoint, type TraceEvent } from '../../core/index';
+import { LineTooLong, forEachLine } from './files';
 
 export class TraceAppender {
   readonly path: string;
@@ -72,9 +72,10 @@ export function readStoredTrace(path: string): StoredTrace {
         return;
       }
       if (r.line(text)) offsets.push(endByte);
-    });
+    }, MAX_TRACE_LINE_CHARS);
   } catch (e) {
     if (e instanceof TraceParseError) throw e;
+    if (e instanceof LineTooLong) throw new TraceParseError(path, e.line, `line of more than ${e.max} bytes is longer than a trace event can be (read no further)`);
     throw new Error(`cannot read trace ${path}: ${(e as Error).message}`);
   }
   // Nothing but a cut first line (killed while writing run_start): no events, not a broken file.

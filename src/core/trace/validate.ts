@@ -27,6 +27,7 @@ import { SimError } from '../errors';
 import { MINUTES_PER_DAY } from '../clock';
 import { hashString } from '../rng';
 import { extractJsonObject } from '../llm/json';
+import { jsonDepth } from '../limits';
 import { TRACE_SCHEMA_VERSION, type LmsEventKind, type TerminationReason, type TraceEvent } from './types';
 
 /** Events that a judge panel appends after run_end (the run's own events end at run_end). */
@@ -42,6 +43,8 @@ void sameKinds;
 void sameReasons;
 /** A line longer than this is refused before it is parsed (the largest events, run_start and a model_call with a 100,000-character reply, are far smaller). */
 export const MAX_TRACE_LINE_CHARS = 16 * 1024 * 1024;
+/** Deepest nesting of one event (run_start is about 8 levels; tool arguments are bounded at 32 when written). */
+export const MAX_EVENT_DEPTH = 64;
 
 export class TraceParseError extends SimError {
   readonly line: number | null;
@@ -278,6 +281,8 @@ export class TraceValidator {
         throw new Bad('schemaVersion', `trace schema version ${o.schemaVersion} is newer than this build reads (${TRACE_SCHEMA_VERSION}); update EduClaw Lab`);
       }
     }
+    // No reader recurses deeper than this (a tool call's arguments 20,000 levels deep, from a build without limits, is refused here, not a stack overflow later).
+    if (jsonDepth(obj, MAX_EVENT_DEPTH) > MAX_EVENT_DEPTH) throw new Bad(null, `an event nested more than ${MAX_EVENT_DEPTH} levels deep`);
     const res = EventSchema.safeParse(obj);
     if (!res.success) {
       const iss = res.error.issues[0]!;
