@@ -12,11 +12,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { MAX_ARGS_DEPTH, argsOverLimit, executeRun, jsonDepth, parseJsonl, resumePoint, runRecord, toJsonl, type RunEnv, type TraceEvent } from '../../core/index';
-import { bktEnv, miniScenario, MINI_PATH, onBkt } from '../../testing/fixtures';
-import { nodeHttpTransport } from './agent-http';
-import { doorRefusal } from './local-door';
-import { McpTutorHost, serveHttp } from '../../cli/mcp/server';
+import { MAX_ARGS_DEPTH, argsOverLimit, executeRun, jsonDepth, parseJsonl, resumePoint, runRecord, toJsonl, type RunEnv, type TraceEvent } from '../core/index';
+import { bktEnv, miniScenario, MINI_PATH, onBkt } from '../testing/fixtures';
+import { nodeHttpTransport } from '../adapters/node/agent-http';
+import { doorRefusal } from '../adapters/node/local-door';
+import { McpTutorHost, serveHttp } from './mcp/server';
 
 const servers: Server[] = [];
 afterEach(async () => {
