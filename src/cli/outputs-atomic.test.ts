@@ -106,6 +106,17 @@ describe('export-trajectories', () => {
   }, 60_000);
 });
 
+describe('run on a full disk', () => {
+  it('the error names the trace file, and the events before it are kept and resumable', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'educlaw-run-fsize-'));
+    const out = join(dir, 't.jsonl');
+    const e = (await run('bash', ['-c', `ulimit -f 20; exec node --import tsx src/cli/main.ts run --scenario "$0" --tracer bkt --tutor planner --out "$1" --quiet`, 'scenarios/fixtures/mini-3day.yaml', out]).catch((x: unknown) => x)) as { code?: number; stderr?: string };
+    expect(e.code).toBe(1);
+    expect(e.stderr).toMatch(/could not append event \d+ to the trace .*t\.jsonl: EFBIG: file too large, write; the events before it are kept/);
+    expect(readStoredTrace(out).events.length).toBeGreaterThan(0);
+  }, 60_000);
+});
+
 describe('readers never hang, hold a huge line or overflow the stack', () => {
   it('a FIFO named *.jsonl is refused, not waited on', () => {
     const dir = mkdtempSync(join(tmpdir(), 'educlaw-fifo-'));

@@ -217,7 +217,7 @@ export class AtomicFile {
     } catch (e) {
       this.abort();
       const err = e as NodeJS.ErrnoException;
-      throw new Error(`could not write ${this.path}: ${err.code ? `${err.code}: ` : ''}${err.message}; ${fs.existsSync(resolve(this.path)) ? 'the file there is unchanged' : 'nothing was written'}`);
+      throw new Error(`could not write ${this.path}: ${err.code && !err.message.startsWith(err.code) ? `${err.code}: ` : ''}${err.message}; ${fs.existsSync(resolve(this.path)) ? 'the file there is unchanged' : 'nothing was written'}`);
     }
   }
 

@@ -31,11 +31,17 @@ export class TraceAppender {
 
   append(e: TraceEvent): void {
     if (this.#closed) throw new Error(`${this.path}: the trace file is closed`);
-    if (this.#fd === null) {
-      if (this.#keepBytes > 0) truncateSync(this.path, this.#keepBytes);
-      this.#fd = openSync(this.path, this.#keepBytes > 0 ? 'a' : 'w');
+    try {
+      if (this.#fd === null) {
+        if (this.#keepBytes > 0) truncateSync(this.path, this.#keepBytes);
+        this.#fd = openSync(this.path, this.#keepBytes > 0 ? 'a' : 'w');
+      }
+      writeSync(this.#fd, JSON.stringify(e) + '\n');
+    } catch (err) {
+      // A full disk or a file-size limit: the error names the trace (the events before are whole; a cut last line is dropped by --resume).
+      const x = err as NodeJS.ErrnoException;
+      throw new Error(`could not append event ${e.seq} to the trace ${this.path}: ${x.code && !x.message.startsWith(x.code) ? `${x.code}: ` : ''}${x.message}; the events before it are kept (resume it with --resume once there is room)`);
     }
-    writeSync(this.#fd, JSON.stringify(e) + '\n');
   }
 
   close(): void {
