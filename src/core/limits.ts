@@ -8,6 +8,8 @@
 
 /** Most bytes of one HTTP agent's reply (a reply of 50 calls at the tools' own limits is about 250 KB). */
 export const MAX_AGENT_REPLY_BYTES = 1024 * 1024;
+/** Most bytes of one LLM provider's reply (a completion of 100,000 characters with tool calls is well under 1 MB). */
+export const MAX_PROVIDER_REPLY_BYTES = 4 * 1024 * 1024;
 /** Deepest nesting of one tool call's arguments (the tools' own schemas go 3 levels deep). */
 export const MAX_ARGS_DEPTH = 32;
 /** Most characters of one tool call's arguments as JSON (the largest legal call, provide_content, is under 5,000). */
