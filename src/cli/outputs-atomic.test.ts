@@ -106,6 +106,40 @@ describe('export-trajectories', () => {
   }, 60_000);
 });
 
+describe('judge keeps the run\'s own lines byte for byte', () => {
+  it('bytes that are not UTF-8 in a message stay as they were (they became U+FFFD)', async () => {
+    const { startMockOpenAi } = await import('../testing/mock-openai-server');
+    const srv = await startMockOpenAi();
+    try {
+      const dir = mkdtempSync(join(tmpdir(), 'educlaw-judge-bytes-'));
+      const text = toJsonl((await runWith(miniScenario(), 'planner', { seed: 4 })).events);
+      const i = text.indexOf('"from":"tutor","text":"') + '"from":"tutor","text":"'.length;
+      const bytes = Buffer.concat([Buffer.from(text.slice(0, i)), Buffer.from([0xff, 0xfe]), Buffer.from(text.slice(i))]);
+      const trace = join(dir, 't.jsonl');
+      writeFileSync(trace, bytes);
+      const panel = join(dir, 'panel.yaml');
+      writeFileSync(panel, `providers:\n  - name: local\n    baseURL: ${srv.url}\n    backoffMs: 1\njudges:\n  - { provider: local, model: judge-4, family: a }\n  - { provider: local, model: judge-3, family: b }\ndaysPerRun: null\n`);
+      const { Command } = await import('commander');
+      const { registerJudge } = await import('./commands/judge');
+      const p = new Command().exitOverride();
+      registerJudge(p);
+      const err = console.error;
+      console.error = () => undefined;
+      try {
+        await p.parseAsync(['node', 'educlaw', 'judge', trace, '--panel', panel]);
+      } finally {
+        console.error = err;
+      }
+      const after = readFileSync(trace);
+      expect(after.subarray(0, bytes.length).equals(bytes)).toBe(true);
+      expect(after.length).toBeGreaterThan(bytes.length);
+      expect(readStoredTrace(trace).events.some((e) => e.type === 'judge_verdict')).toBe(true);
+    } finally {
+      srv.close();
+    }
+  }, 60_000);
+});
+
 describe('run on a full disk', () => {
   it('the error names the trace file, and the events before it are kept and resumable', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'educlaw-run-fsize-'));

@@ -135,7 +135,7 @@ function* jsonlChunks(events: readonly TraceEvent[]): Generator<string> {
  * the target is still intact.) The new file keeps the old one's permissions, or takes `mode` when
  * given (a secret is written 0o600).
  */
-export function writeFileAtomic(path: string, data: string | Iterable<string>, opts: { mode?: number } = {}): void {
+export function writeFileAtomic(path: string, data: string | Iterable<string | Uint8Array>, opts: { mode?: number } = {}): void {
   const target = resolve(path);
   const dir = dirname(target);
   fs.mkdirSync(dir, { recursive: true });
@@ -151,7 +151,7 @@ export function writeFileAtomic(path: string, data: string | Iterable<string>, o
   try {
     fd = fs.openSync(tmp, 'wx', mode);
     for (const piece of typeof data === 'string' ? [data] : data) {
-      const b = Buffer.from(piece, 'utf8');
+      const b = typeof piece === 'string' ? Buffer.from(piece, 'utf8') : piece;
       let off = 0;
       while (off < b.length) off += fs.writeSync(fd, b, off, b.length - off);
     }
