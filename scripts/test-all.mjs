@@ -125,7 +125,7 @@ const fStatus = run('npx', ['tsx', 'scripts/faults/run.ts'], {
   FAULTS_SKIP_CHROMIUM: '1',
   FAULTS_FUZZ_RUNS: process.env.FAULTS_FUZZ_RUNS ?? '200',
   FAULTS_LLM_RUNS: process.env.FAULTS_LLM_RUNS ?? '6',
-  FAULTS_KILL_TRIALS: process.env.FAULTS_KILL_TRIALS ?? '2',
+  FAULTS_KILL_TRIALS: process.env.FAULTS_KILL_TRIALS ?? '4',
   FAULTS_DOORS_SCALE: process.env.FAULTS_DOORS_SCALE ?? '0.3',
 });
 if (fStatus === 0) passed++;
