@@ -72,7 +72,7 @@ async function goAway(ctx: BrowserContext, page: Page, kind: (typeof KINDS)[numb
 test('the page goes away at random points of a run; Resume ends with the CLI trace', async ({ browser }) => {
   test.setTimeout(TRIALS * 150_000);
   const cli = cliTrace(['--tutor', 'planner', '--seed', String(SEED)]);
-  const tally = { name: 'page runs: reload / close / two tabs, then Resume', tried: 0, completed: 0, clearError: 0, crashed: 0, silentlyWrong: 0, dataLost: 0, counterexamples: [] as string[], notes: [] as string[] };
+  const tally = { name: 'page runs: reload / close / two tabs, then Resume', tried: 0, completed: 0, clearError: 0, crashed: 0, silentlyWrong: 0, dataLost: 0, counterexamples: [] as string[], notes: [] as string[], fired: 0 /* trials whose page went away before the run finished */ };
   const at = days(TRIALS, 20261201);
   for (let i = 0; i < TRIALS; i++) {
     const kind = KINDS[i % KINDS.length]!;
@@ -85,7 +85,10 @@ test('the page goes away at random points of a run; Resume ends with the CLI tra
       if (when === 'Done') {
         // Finished before the kill point: not a kill; it still must equal the CLI's trace.
         tally.notes.push(`trial ${i + 1} (${kind} at day ${at[i]}): the run finished first`);
-      } else page = await goAway(ctx, page, kind);
+      } else {
+        page = await goAway(ctx, page, kind);
+        tally.fired++;
+      }
       const row = page.locator(ROW);
       if (when !== 'Done') {
         await expect(row).toHaveAttribute('data-status', 'interrupted');

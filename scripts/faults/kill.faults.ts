@@ -3,7 +3,9 @@
  * its trace has reached a random share of its final size, then `run --resume`; and `judge` killed
  * at a random moment while it judges (its panel answers slowly) or writes. Handled: the resumed
  * trace equals the uninterrupted run's byte for byte; the judged file is either the old trace or
- * the whole judged one. Crashed: the resume failed. Data lost: any other bytes.
+ * the whole judged one. Crashed: the resume failed. Data lost: any other bytes. A trial whose
+ * process ended before its kill is tried again with the kill point halved (up to 3 times), so a
+ * row counts kills that landed (npm test runs 4 trials and requires each row's faults to fire).
  */
 import { afterAll, beforeAll, it } from 'vitest';
 import { spawn } from 'node:child_process';
@@ -58,10 +60,13 @@ it(`kills at random points, then resume (${TRIALS} run kills, ${Math.ceil(TRIALS
   const r = rng(4242);
   for (let k = 0; k < TRIALS; k++) {
     const out = join(dir, `run-${k}.jsonl`);
-    const share = 0.05 + r() * 0.9;
+    const drawn = 0.05 + r() * 0.9;
     const signal: NodeJS.Signals = k % 2 ? 'SIGTERM' : 'SIGKILL';
-    const why = `${signal} at ${Math.round(share * 100)}% of the trace`;
-    const { killed } = await killWhen([...RUN, '--out', out], () => size(out) >= share * reference.length, signal);
+    // A run that finishes before its kill point proves nothing: tried again with the point halved (up to 3 times) so the kill lands.
+    let killed = false;
+    let share = drawn;
+    for (let a = 0; a < 3 && !killed; a++, share /= 2) ({ killed } = await killWhen([...RUN, '--out', out], () => size(out) >= share * reference.length, signal));
+    const why = `${signal} at ${Math.round(share * 2 * 100)}% of the trace`;
     if (!killed) {
       note(runs, readFileSync(out).equals(reference) ? 'completed' : 'dataLost', `${why}: finished before the kill, different bytes`);
       continue;
@@ -85,10 +90,17 @@ it(`kills at random points, then resume (${TRIALS} run kills, ${Math.ceil(TRIALS
   const judged = readFileSync(judgedRef);
   for (let k = 0; k < Math.ceil(TRIALS / 2); k++) {
     const f = join(dir, `judge-${k}.jsonl`);
-    copyFileSync(ref, f);
-    const started = Date.now();
-    const at = started + r() * j0Ms;
-    const { killed } = await killWhen(['judge', f, '--panel', panel], () => Date.now() >= at, 'SIGKILL');
+    const frac = r();
+    // A judging that ends before its kill proves nothing: tried again with the moment halved (up to 3 times) so the kill lands.
+    let killed = false;
+    let at = 0;
+    let started = 0;
+    for (let a = 0; a < 3 && !killed; a++) {
+      copyFileSync(ref, f);
+      started = Date.now();
+      at = started + (frac * j0Ms) / 2 ** a;
+      ({ killed } = await killWhen(['judge', f, '--panel', panel], () => Date.now() >= at, 'SIGKILL'));
+    }
     const now = readFileSync(f);
     const whole = now.equals(original) || now.equals(judged);
     if (!whole) note(judges, 'dataLost', `killed after ${at - started} ms: the file is neither the old trace nor the judged one (${now.length} bytes)`);

@@ -169,5 +169,7 @@ it(`LLM fault campaign: ${RUNS} runs, then judging`, async () => {
   }
   srv.setHandler(policyReply);
   runs.notes.push(`faults injected: ${[...faultCounts].map(([f, n]) => `${f} ×${n}`).join(', ')}`);
+  // Every resumed run was stopped by a fault first: all of them fired.
+  resumed.fired = resumed.tried;
   writeTallies('2-llm', [runs, resumed, calls, verdicts]);
 });

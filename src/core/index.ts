@@ -1,6 +1,7 @@
 /** Public surface of the core engine. Other areas import from here (or from an area's index). */
 export * from './errors';
 export { Lru } from './lru';
+export * from './limits';
 export { Rng, hashString } from './rng';
 export * from './clock';
 export * from './scenario/index';

@@ -57,6 +57,8 @@ export interface Tally {
   counterexamples: string[];
   /** A few outcomes that were not completed or a clear error, with why. */
   notes: string[];
+  /** Cases whose fault landed (a kill before the run ended, a payload the page received); default: the cases not completed. A row with none fails the suite. */
+  fired?: number;
 }
 
 type Outcome = { kind: 'completed' | 'clearError' | 'crashed' | 'silentlyWrong' | 'dataLost'; why?: string };

@@ -34,9 +34,9 @@ function freePort(): Promise<number> {
   });
 }
 
-function launch(port: number, dir: string, appendfsync: 'always' | 'everysec'): Promise<ChildProcess> {
+function launch(port: number, dir: string, appendfsync: 'always' | 'everysec', password?: string): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
-    const p = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--appendfsync', appendfsync, '--save', '', '--daemonize', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const p = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--appendfsync', appendfsync, '--save', '', '--daemonize', 'no', ...(password ? ['--requirepass', password] : [])], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     const onData = (d: Buffer) => {
       out += d.toString();
@@ -61,19 +61,20 @@ const stopped = (p: ChildProcess, sig: NodeJS.Signals) =>
   });
 
 /** `appendfsync`: 'always' (the default here) or Redis's own default 'everysec' (bench:scale compares them). */
-export async function startTestRedis(o: { appendfsync?: 'always' | 'everysec' } = {}): Promise<TestRedis> {
+/** `password`: the server requires it (the URL carries it). */
+export async function startTestRedis(o: { appendfsync?: 'always' | 'everysec'; password?: string } = {}): Promise<TestRedis> {
   const fsync = o.appendfsync ?? 'always';
   if (spawnSync('redis-server', ['--version']).error) throw new Error(REDIS_MISSING);
   const dir = mkdtempSync(join(tmpdir(), 'educlaw-redis-'));
   const port = await freePort();
-  let proc = await launch(port, dir, fsync);
+  let proc = await launch(port, dir, fsync, o.password);
   return {
-    url: `redis://127.0.0.1:${port}`,
+    url: o.password ? `redis://:${encodeURIComponent(o.password)}@127.0.0.1:${port}` : `redis://127.0.0.1:${port}`,
     port,
     dir,
     restart: async () => {
       await stopped(proc, 'SIGKILL');
-      proc = await launch(port, dir, fsync);
+      proc = await launch(port, dir, fsync, o.password);
     },
     stop: () => stopped(proc, 'SIGTERM'),
   };

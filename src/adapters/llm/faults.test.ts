@@ -116,3 +116,25 @@ describe('keys echoed by a server are redacted cleanly', () => {
     expect(e.message).not.toMatch(/ab\/cd|cd\+ef|0123456789/);
   });
 });
+
+describe('issue 36: a provider reply over the bound', () => {
+  it('is not read whole: the call fails LLM_BAD_RESPONSE at once (not retried), naming the bound', async () => {
+    const { createServer } = await import('node:http');
+    let posts = 0;
+    const big = Buffer.alloc(5 * 1024 * 1024, 0x20);
+    const server = createServer((req, res) => {
+      posts++;
+      req.resume();
+      req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end(big));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/v1`;
+      const c = new OpenAiCompatClient(provider({ baseURL: url, maxRetries: 2, backoffMs: 1 }), 'm');
+      await expect(c.chat({ messages: [{ role: 'user', content: 'hi' }] })).rejects.toMatchObject({ code: 'LLM_BAD_RESPONSE', message: expect.stringMatching(/more than 4194304 bytes/) });
+      expect(posts).toBe(1);
+    } finally {
+      server.close();
+    }
+  });
+});

@@ -17,7 +17,7 @@
 import OpenAI from 'openai';
 import pRetry, { AbortError } from 'p-retry';
 import pLimit, { type LimitFunction } from 'p-limit';
-import { LlmError, costOf, hasTextToolCalls, parseTextToolCalls, requestDigest, type TextToolFormat, type ChatMessage, type ChatRequest, type ChatResponse, type LlmClient, type LlmErrorCode, type ToolCallRequest } from '../../core/index';
+import { LlmError, MAX_PROVIDER_REPLY_BYTES, costOf, hasTextToolCalls, parseTextToolCalls, readCapped, requestDigest, type TextToolFormat, type ChatMessage, type ChatRequest, type ChatResponse, type LlmClient, type LlmErrorCode, type ToolCallRequest } from '../../core/index';
 import type { ProviderConfig } from './config';
 import { familyOf } from './config';
 import { CONTEXT_LENGTH, hintFor, normalisingFetch, providerErrorOf, type ProviderErrorBody } from './provider-errors';
@@ -124,8 +124,30 @@ function retryAfterOf(headers: Headers | undefined): number | null {
   return Number.isFinite(at) ? Math.max(0, at - Date.now()) : null;
 }
 
+/** Thrown by the capped fetch for a reply over MAX_PROVIDER_REPLY_BYTES (the SDK wraps it as a connection error). */
+class ReplyTooLarge extends Error {
+  constructor(readonly max: number) {
+    super(`the reply is more than ${max} bytes; it was not read`);
+    this.name = 'ReplyTooLarge';
+  }
+}
+
+/** fetch whose response body is read up to `max` bytes (then ReplyTooLarge): a provider cannot make a run hold a reply of any size. */
+function cappedFetch(base: typeof fetch, max: number): typeof fetch {
+  return async (input, init) => {
+    const res = await base(input, init);
+    if (!res.body) return res;
+    const declared = Number(res.headers.get('content-length') ?? NaN);
+    const text = declared > max ? null : await readCapped(res.body, max);
+    if (text === null) throw new ReplyTooLarge(max);
+    return new Response(text, { status: res.status, statusText: res.statusText, headers: res.headers });
+  };
+}
+
 function classify(e: unknown, key: string | undefined): Classified {
   if (e instanceof Classified) return e;
+  const tooLarge = e instanceof ReplyTooLarge ? e : (e as { cause?: unknown } | null)?.cause instanceof ReplyTooLarge ? ((e as { cause: ReplyTooLarge }).cause) : null;
+  if (tooLarge) return new Classified('LLM_BAD_RESPONSE', `malformed reply: ${tooLarge.message}`, false, null, null);
   const msg = redact(e instanceof Error ? e.message : String(e), key);
   if (e instanceof OpenAI.APIUserAbortError || (e instanceof Error && e.name === 'AbortError')) return new Classified('LLM_ABORTED', 'cancelled', false, null, null);
   if (e instanceof OpenAI.APIConnectionTimeoutError) return new Classified('LLM_TIMEOUT', 'no reply within the timeout', true, null, null);
@@ -284,8 +306,9 @@ export class OpenAiCompatClient implements LlmClient {
       maxRetries: 0,
       timeout: p.timeoutMs,
       dangerouslyAllowBrowser: true,
-      // Error bodies in other servers' shapes are rewritten into OpenAI's, so the SDK's error carries the provider's reason.
-      fetch: normalisingFetch(opts.fetch ?? ((input, init) => globalThis.fetch(input, init))),
+      // Replies are read up to MAX_PROVIDER_REPLY_BYTES; error bodies in other servers' shapes are
+      // rewritten into OpenAI's, so the SDK's error carries the provider's reason.
+      fetch: normalisingFetch(cappedFetch(opts.fetch ?? ((input, init) => globalThis.fetch(input, init)), MAX_PROVIDER_REPLY_BYTES)),
     });
   }
 

@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { MAX_SCENARIO_BYTES, ScenarioError, TraceParseError, TraceReader, parseScenario, type ParsedTrace, type Scenario, type TraceEvent } from '../../core/index';
+import { MAX_SCENARIO_BYTES, MAX_TRACE_LINE_CHARS, ScenarioError, TraceParseError, TraceReader, parseScenario, type ParsedTrace, type Scenario, type TraceEvent } from '../../core/index';
 
 /**
  * Repository root (where package.json, scenarios/ and public/ live): the nearest directory above
@@ -46,13 +46,25 @@ export function loadScenarioFile(path: string): Scenario {
 
 const CHUNK = 1 << 20;
 
+/** A line longer than forEachLine's limit (its 1-based number): the reader stops there. */
+export class LineTooLong extends Error {
+  constructor(
+    readonly line: number,
+    readonly max: number,
+  ) {
+    super(`line ${line} is longer than ${max} bytes`);
+  }
+}
+
 /**
  * Calls `onLine` for every line of a file, read in chunks (never the whole file at once), with
  * the line's text (no newline), whether it ended with a newline (only the last line may not), and
  * the byte offset just after it.
  */
-export function forEachLine(path: string, onLine: (text: string, complete: boolean, endByte: number) => void): void {
+export function forEachLine(path: string, onLine: (text: string, complete: boolean, endByte: number) => void, maxLineBytes = Infinity): void {
   const fd = fs.openSync(path, 'r');
+  let lineNo = 0;
+  const tooLong = () => new LineTooLong(lineNo + 1, maxLineBytes);
   try {
     const buf = Buffer.allocUnsafe(CHUNK);
     let pending: Buffer[] = [];
@@ -67,6 +79,8 @@ export function forEachLine(path: string, onLine: (text: string, complete: boole
         const nl = view.indexOf(0x0a, start);
         if (nl < 0) break;
         const piece = view.subarray(start, nl);
+        if (pendingBytes + piece.length > maxLineBytes) throw tooLong();
+        lineNo++;
         const line = pendingBytes ? Buffer.concat([...pending, piece]).toString('utf8') : piece.toString('utf8');
         offset += pendingBytes + piece.length + 1;
         pending = [];
@@ -75,6 +89,8 @@ export function forEachLine(path: string, onLine: (text: string, complete: boole
         start = nl + 1;
       }
       if (start < n) {
+        // A line is never held past the limit (a 600 MB line is refused after 16 MiB, not read whole).
+        if (pendingBytes + (n - start) > maxLineBytes) throw tooLong();
         pending.push(Buffer.from(view.subarray(start)));
         pendingBytes += n - start;
       }
@@ -89,9 +105,10 @@ export function forEachLine(path: string, onLine: (text: string, complete: boole
 export function readTraceFile(path: string): ParsedTrace {
   const r = new TraceReader(path);
   try {
-    forEachLine(path, (text) => void r.line(text));
+    forEachLine(path, (text) => void r.line(text), MAX_TRACE_LINE_CHARS);
   } catch (e) {
     if (e instanceof TraceParseError) throw e;
+    if (e instanceof LineTooLong) throw new TraceParseError(path, e.line, `line of more than ${e.max} bytes is longer than a trace event can be (read no further)`);
     throw new Error(`cannot read trace ${path}: ${(e as Error).message}`);
   }
   return r.end();
@@ -118,7 +135,7 @@ function* jsonlChunks(events: readonly TraceEvent[]): Generator<string> {
  * the target is still intact.) The new file keeps the old one's permissions, or takes `mode` when
  * given (a secret is written 0o600).
  */
-export function writeFileAtomic(path: string, data: string | Iterable<string>, opts: { mode?: number } = {}): void {
+export function writeFileAtomic(path: string, data: string | Iterable<string | Uint8Array>, opts: { mode?: number } = {}): void {
   const target = resolve(path);
   const dir = dirname(target);
   fs.mkdirSync(dir, { recursive: true });
@@ -134,7 +151,7 @@ export function writeFileAtomic(path: string, data: string | Iterable<string>, o
   try {
     fd = fs.openSync(tmp, 'wx', mode);
     for (const piece of typeof data === 'string' ? [data] : data) {
-      const b = Buffer.from(piece, 'utf8');
+      const b = typeof piece === 'string' ? Buffer.from(piece, 'utf8') : piece;
       let off = 0;
       while (off < b.length) off += fs.writeSync(fd, b, off, b.length - off);
     }
@@ -169,6 +186,127 @@ export function writeFileAtomic(path: string, data: string | Iterable<string>, o
   } catch {
     // not supported here
   }
+}
+
+/**
+ * A file written piece by piece that replaces `path` only when committed whole (the pieces go to a
+ * temporary file beside it, as writeFileAtomic's): until then, and after any failure or abort,
+ * the old file is as it was. Errors name the file and say so.
+ */
+export class AtomicFile {
+  readonly path: string;
+  readonly #tmp: string;
+  #fd: number | null;
+  constructor(path: string) {
+    this.path = path;
+    const target = resolve(path);
+    fs.mkdirSync(dirname(target), { recursive: true });
+    let mode = 0o666;
+    try {
+      mode = fs.statSync(target).mode & 0o777;
+    } catch {
+      // no file yet
+    }
+    this.#tmp = join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+    this.#fd = this.#guard(() => fs.openSync(this.#tmp, 'wx', mode));
+  }
+
+  #guard<T>(f: () => T): T {
+    try {
+      return f();
+    } catch (e) {
+      this.abort();
+      const err = e as NodeJS.ErrnoException;
+      throw new Error(`could not write ${this.path}: ${err.code && !err.message.startsWith(err.code) ? `${err.code}: ` : ''}${err.message}; ${fs.existsSync(resolve(this.path)) ? 'the file there is unchanged' : 'nothing was written'}`);
+    }
+  }
+
+  write(piece: string): void {
+    if (this.#fd === null) throw new Error(`${this.path}: written after it was closed`);
+    const b = Buffer.from(piece, 'utf8');
+    this.#guard(() => {
+      let off = 0;
+      while (off < b.length) off += fs.writeSync(this.#fd!, b, off, b.length - off);
+    });
+  }
+
+  /** Flushes and renames over the target. */
+  commit(): void {
+    this.#guard(() => {
+      fs.fsyncSync(this.#fd!);
+      fs.closeSync(this.#fd!);
+      this.#fd = null;
+      fs.renameSync(this.#tmp, resolve(this.path));
+    });
+  }
+
+  /** Drops what was written; the old file stays. */
+  abort(): void {
+    if (this.#fd !== null) {
+      try {
+        fs.closeSync(this.#fd);
+      } catch {
+        // already failing
+      }
+      this.#fd = null;
+    }
+    try {
+      fs.unlinkSync(this.#tmp);
+    } catch {
+      // nothing to remove
+    }
+  }
+}
+
+/**
+ * Replaces a directory of generated files (a report) as a whole: `fill(staging)` writes the new
+ * files into a fresh directory beside `dir`; then `dir` (if any) is renamed aside, the new one
+ * renamed into place, and the old one removed. Killed or failing at any moment, `dir` holds either
+ * the old files or the new ones, never a mix: a failure removes the staging directory and leaves
+ * the old one; a kill between the two renames leaves the old one aside as `.<name>.old-<pid>`,
+ * which the next call puts back before it starts. `owned(name)` says which top-level entries of
+ * `dir` are the generated ones: a directory holding anything else is refused (never replaced).
+ */
+export async function replaceDirAtomic(dir: string, owned: (name: string) => boolean, fill: (staging: string) => Promise<void> | void): Promise<void> {
+  const target = resolve(dir);
+  const parent = dirname(target);
+  const name = basename(target);
+  fs.mkdirSync(parent, { recursive: true });
+  // A previous run killed between its renames: put its old directory back.
+  for (const n of fs.readdirSync(parent)) {
+    if (!n.startsWith(`.${name}.old-`)) continue;
+    if (!fs.existsSync(target)) fs.renameSync(join(parent, n), target);
+    else fs.rmSync(join(parent, n), { recursive: true, force: true });
+  }
+  for (const n of fs.readdirSync(parent)) if (n.startsWith(`.${name}.new-`)) fs.rmSync(join(parent, n), { recursive: true, force: true });
+  if (fs.existsSync(target)) {
+    if (!fs.statSync(target).isDirectory()) throw new Error(`${dir} is a file, not a directory: choose another --out`);
+    const foreign = fs.readdirSync(target).filter((n) => !owned(n));
+    if (foreign.length) throw new Error(`${dir} holds files that are not this output's (${foreign.slice(0, 3).join(', ')}${foreign.length > 3 ? ', …' : ''}): it is replaced as a whole, so choose an empty or new directory for --out`);
+  }
+  const tag = `${process.pid}-${randomBytes(4).toString('hex')}`;
+  const staging = join(parent, `.${name}.new-${tag}`);
+  fs.mkdirSync(staging);
+  try {
+    await fill(staging);
+    const dfd = fs.openSync(staging, 'r');
+    try {
+      fs.fsyncSync(dfd);
+    } catch {
+      // not supported here
+    } finally {
+      fs.closeSync(dfd);
+    }
+  } catch (e) {
+    fs.rmSync(staging, { recursive: true, force: true });
+    const msg = e instanceof Error ? e.message : String(e);
+    throw new Error(`${msg}${/unchanged|nothing was written/.test(msg) ? '' : ''}; ${fs.existsSync(target) ? `${dir} is unchanged` : `nothing was written to ${dir}`}`);
+  }
+  const aside = join(parent, `.${name}.old-${tag}`);
+  const had = fs.existsSync(target);
+  if (had) fs.renameSync(target, aside);
+  fs.renameSync(staging, target);
+  if (had) fs.rmSync(aside, { recursive: true, force: true });
 }
 
 /** Writes a whole trace safely (see writeFileAtomic): a judged trace replaces the old file only once it is complete on disk. */

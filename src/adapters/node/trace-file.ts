@@ -8,8 +8,8 @@
  */
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, truncateSync, writeSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { TraceParseError, TraceReader, resumePoint, type TraceEvent } from '../../core/index';
-import { forEachLine } from './files';
+import { MAX_TRACE_LINE_CHARS, TraceParseError, TraceReader, resumePoint, type TraceEvent } from '../../core/index';
+import { LineTooLong, forEachLine } from './files';
 
 export class TraceAppender {
   readonly path: string;
@@ -31,11 +31,17 @@ export class TraceAppender {
 
   append(e: TraceEvent): void {
     if (this.#closed) throw new Error(`${this.path}: the trace file is closed`);
-    if (this.#fd === null) {
-      if (this.#keepBytes > 0) truncateSync(this.path, this.#keepBytes);
-      this.#fd = openSync(this.path, this.#keepBytes > 0 ? 'a' : 'w');
+    try {
+      if (this.#fd === null) {
+        if (this.#keepBytes > 0) truncateSync(this.path, this.#keepBytes);
+        this.#fd = openSync(this.path, this.#keepBytes > 0 ? 'a' : 'w');
+      }
+      writeSync(this.#fd, JSON.stringify(e) + '\n');
+    } catch (err) {
+      // A full disk or a file-size limit: the error names the trace (the events before are whole; a cut last line is dropped by --resume).
+      const x = err as NodeJS.ErrnoException;
+      throw new Error(`could not append event ${e.seq} to the trace ${this.path}: ${x.code && !x.message.startsWith(x.code) ? `${x.code}: ` : ''}${x.message}; the events before it are kept (resume it with --resume once there is room)`);
     }
-    writeSync(this.#fd, JSON.stringify(e) + '\n');
   }
 
   close(): void {
@@ -72,9 +78,10 @@ export function readStoredTrace(path: string): StoredTrace {
         return;
       }
       if (r.line(text)) offsets.push(endByte);
-    });
+    }, MAX_TRACE_LINE_CHARS);
   } catch (e) {
     if (e instanceof TraceParseError) throw e;
+    if (e instanceof LineTooLong) throw new TraceParseError(path, e.line, `line of more than ${e.max} bytes is longer than a trace event can be (read no further)`);
     throw new Error(`cannot read trace ${path}: ${(e as Error).message}`);
   }
   // Nothing but a cut first line (killed while writing run_start): no events, not a broken file.

@@ -1,11 +1,14 @@
 import type { Command } from 'commander';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { calibrationByMode, type CalibrationByMode, type CalibrationReport } from '../../core/index';
+import { calibrationByMode, type CalibrationByMode, type CalibrationReport, type TraceEvent } from '../../core/index';
 import { readTraceFile } from '../../adapters/node/files';
 
 function expand(paths: string[]): string[] {
-  return paths.flatMap((p) => (statSync(p).isDirectory() ? readdirSync(p).filter((n) => n.endsWith('.jsonl')).sort().map((n) => join(p, n)) : [p]));
+  const files = paths.flatMap((p) => (statSync(p).isDirectory() ? readdirSync(p).filter((n) => n.endsWith('.jsonl')).sort().map((n) => join(p, n)) : [p]));
+  // A FIFO or device named *.jsonl would be waited on for ever: refused.
+  for (const f of files) if (!statSync(f).isFile()) throw new Error(`${f} is not a regular file (a FIFO, socket or device): refused rather than waiting on it`);
+  return files;
 }
 
 const f4 = (x: number | null) => (x === null ? 'n/a' : x.toFixed(4));
@@ -54,8 +57,18 @@ export function registerCalibration(program: Command): void {
     .action((paths: string[], o: { includeAll?: boolean; json?: boolean }) => {
       const files = expand(paths);
       if (files.length === 0) throw new Error('no .jsonl traces found');
+      // The same run found twice (a trace and its judged copy) counts once, as in `report`: the copy with more events.
+      const byRun = new Map<string, { file: string; events: TraceEvent[] }>();
+      for (const f of files) {
+        const events = readTraceFile(f).events;
+        const s = events[0];
+        const key = s?.type === 'run_start' ? JSON.stringify([s.runId, s.tutor, s.voice ?? null, s.tracer.name]) : f;
+        const prev = byRun.get(key);
+        if (prev) console.error(`warning: ${prev.file} and ${f} hold the same run; counted once (${events.length > prev.events.length ? f : prev.file}, more events)`);
+        if (!prev || events.length > prev.events.length) byRun.set(key, { file: f, events });
+      }
       const r = calibrationByMode(
-        files.map((f) => readTraceFile(f).events),
+        [...byRun.values()].map((x) => x.events),
         !!o.includeAll,
       );
       console.log(o.json ? JSON.stringify(r, null, 2) : formatCalibration(r));

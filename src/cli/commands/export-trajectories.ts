@@ -8,10 +8,10 @@
  *   npm run cli -- export-trajectories runs/a.jsonl runs/b.jsonl --per run --complete-only > runs.jsonl
  */
 import { Option, type Command } from 'commander';
-import { closeSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { trajectories, type TraceEvent, type TrajectoryOptions } from '../../core/index';
 import { readStoredTrace } from '../../adapters/node/trace-file';
+import { AtomicFile } from '../../adapters/node/files';
 import { traceFiles } from './report';
 
 export interface ExportOptions extends TrajectoryOptions {
@@ -25,7 +25,28 @@ export function exportTrajectories(paths: readonly string[], o: ExportOptions, w
   const skipped: { path: string; why: string }[] = [];
   let runs = 0;
   let lines = 0;
+  // The same run found twice (a trace and its judged copy) counts once, as in `report`: the copy with more events.
+  const keep = new Map<string, { file: string; n: number }>();
+  const keyOf = new Map<string, string>();
   for (const f of files) {
+    try {
+      const ev = readStoredTrace(f).events;
+      const s = ev[0];
+      if (s?.type !== 'run_start') continue;
+      const key = JSON.stringify([s.runId, s.tutor, s.voice ?? null, s.tracer.name]);
+      keyOf.set(f, key);
+      const prev = keep.get(key);
+      if (!prev || ev.length > prev.n) keep.set(key, { file: f, n: ev.length });
+    } catch {
+      // refused below, with its reason
+    }
+  }
+  for (const f of files) {
+    const key = keyOf.get(f);
+    if (key !== undefined && keep.get(key)!.file !== f) {
+      skipped.push({ path: f, why: `the same run as ${keep.get(key)!.file}, which holds more events (counted once)` });
+      continue;
+    }
     let events: TraceEvent[];
     try {
       events = readStoredTrace(f).events;
@@ -65,17 +86,16 @@ export function registerExportTrajectories(program: Command): void {
     .option('--one-call-per-message', 'split an assistant message with several tool calls into one per call, each followed by its result (chat templates that take one call per message, Llama 3.1 style)')
     .action((paths: string[], o: { per: 'turn' | 'run'; out?: string; system?: string; completeOnly?: boolean; oneCallPerMessage?: boolean }) => {
       const system = o.system ? readFileSync(o.system, 'utf8').trim() : undefined;
-      let fd: number | null = null;
-      if (o.out) {
-        mkdirSync(dirname(resolve(o.out)), { recursive: true });
-        fd = openSync(o.out, 'w');
-      }
-      const write = fd !== null ? (l: string) => writeSync(fd!, l + '\n') : (l: string) => process.stdout.write(l + '\n');
+      // --out is replaced only by the whole new export (AtomicFile): on a full disk or a kill, the previous export stays as it was.
+      const file = o.out ? new AtomicFile(o.out) : null;
+      const write = file ? (l: string) => file.write(l + '\n') : (l: string) => process.stdout.write(l + '\n');
       let res;
       try {
         res = exportTrajectories(paths, { per: o.per, ...(system ? { system } : {}), ...(o.completeOnly ? { completeOnly: true } : {}), ...(o.oneCallPerMessage ? { oneCallPerMessage: true } : {}) }, write);
-      } finally {
-        if (fd !== null) closeSync(fd);
+        file?.commit();
+      } catch (e) {
+        file?.abort();
+        throw e;
       }
       for (const s of res.skipped) console.error(`skipped ${s.path}: ${s.why}`);
       console.error(`${res.lines} ${o.per === 'run' ? 'runs' : 'turns'} from ${res.runs} trace${res.runs === 1 ? '' : 's'}${o.out ? ` -> ${o.out}` : ''}`);

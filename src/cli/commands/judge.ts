@@ -5,8 +5,10 @@
  */
 import type { Command } from 'commander';
 import { basename, join } from 'node:path';
-import { agreementReport, formatAgreement, formatAxisTable, judgeTrace, scoreTrace, withVerdicts, type JudgeSpec, type RubricId, RUBRIC_IDS } from '../../core/index';
-import { readTraceFile, writeTraceFile } from '../../adapters/node/files';
+import { readFileSync } from 'node:fs';
+import { agreementReport, formatAgreement, formatAxisTable, judgeTrace, scoreTrace, toJsonl, withVerdicts, type JudgeSpec, type RubricId, RUBRIC_IDS } from '../../core/index';
+import { readTraceFile, writeFileAtomic } from '../../adapters/node/files';
+import { readStoredTrace } from '../../adapters/node/trace-file';
 import { loadLlmConfig, makeClient } from '../../adapters/node/llm-config';
 import { findProvider, panelWarnings } from '../../adapters/llm/config';
 
@@ -49,6 +51,10 @@ export function registerJudge(program: Command): void {
         for (const f of files) {
           const t = readTraceFile(f);
           if (!t.complete) throw new Error(`${f} has no run_end (the run was cut short); judge finished runs only`);
+          // The run's own lines are kept byte for byte (never re-serialised: bytes that are not UTF-8 stay as they were); the verdicts follow.
+          const stored = readStoredTrace(f);
+          const endAt = stored.events.findIndex((e) => e.type === 'run_end');
+          const ownBytes = readFileSync(f).subarray(0, stored.offsets[endAt + 1]!);
           const res = await judgeTrace(t.events, { ...panel, judges }, {
             signal: ac.signal,
             onProgress: (p) => {
@@ -58,7 +64,7 @@ export function registerJudge(program: Command): void {
           if (!o.json && process.stderr.isTTY) process.stderr.write('\n');
           const events = withVerdicts(t.events, res.events);
           const out = o.outDir ? join(o.outDir, basename(f)) : f;
-          writeTraceFile(out, events);
+          writeFileAtomic(out, [ownBytes, ...(ownBytes.length && ownBytes[ownBytes.length - 1] !== 0x0a ? ['\n'] : []), toJsonl(events.slice(endAt + 1))]);
           judged.push({ runId: (events[0] as { runId: string }).runId, events });
           if (res.cost !== null) totalCost = (totalCost ?? 0) + res.cost;
           tokensIn += res.usage?.promptTokens ?? 0;

@@ -9,13 +9,16 @@
  * judged copy: same run id, tutor, voice and learner model) counts once: the copy with more events.
  */
 import type { Command } from 'commander';
-import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { AXES, type AxisId, type TraceEvent } from '../../core/index';
 import { DEFAULT_PASS_RULE, allPlots, buildBenchmarkReport, digestRun, parsePassRule, reportCsvFiles, reportHtml, reportMarkdown, type RunDigest } from '../../core/analysis/index';
 import { readStoredTrace } from '../../adapters/node/trace-file';
 import { isZip, zippedTraces } from './zip-traces';
-import { writeFileAtomic } from '../../adapters/node/files';
+import { replaceDirAtomic } from '../../adapters/node/files';
+
+/** What a report directory holds (anything else there: the directory is not replaced). */
+const REPORT_ENTRIES = new Set(['report.md', 'report.html', 'report.json', 'csv', 'svg']);
 import { plotSvgs } from '../../adapters/plot/vega';
 
 /** The .jsonl files of the inputs: a file as given, a directory searched recursively (sorted). */
@@ -28,7 +31,10 @@ export function traceFiles(paths: readonly string[], skip: string | null = null)
       const st = statSync(p);
       if (st.isDirectory()) {
         if (n !== 'node_modules' && !n.startsWith('.')) walk(p);
-      } else if (n.endsWith('.jsonl')) out.push(p);
+      } else if (n.endsWith('.jsonl')) {
+        if (!st.isFile()) throw new Error(`${p} is not a regular file (a FIFO, socket or device): refused rather than waiting on it`);
+        out.push(p);
+      }
     }
   };
   for (const p of paths) {
@@ -39,6 +45,7 @@ export function traceFiles(paths: readonly string[], skip: string | null = null)
       throw new Error(`no such file or directory: ${p}`);
     }
     if (st.isDirectory()) walk(p);
+    else if (!st.isFile()) throw new Error(`${p} is not a regular file (a FIFO, socket or device): refused rather than waiting on it`);
     else out.push(p);
   }
   return [...new Set(out)];
@@ -91,21 +98,28 @@ export async function writeReport(paths: readonly string[], o: ReportCliOptions,
   const command = ['npm run cli -- report', ...paths.map(shellQuote), ...(o.out ? ['--out', shellQuote(o.out)] : []), ...(format !== 'md' ? ['--format', format] : []), '--pass', shellQuote(rule.text), ...(rankAxis !== 'learningGain' ? ['--rank-axis', rankAxis] : [])].join(' ');
   const report = buildBenchmarkReport(digests, { passRule: rule.text, rankAxis, command });
   const svgs = await plotSvgs(allPlots(report));
-  // The report's own files are overwritten; nothing else in the directory is touched.
-  mkdirSync(join(out, 'csv'), { recursive: true });
+  // The report directory is replaced as a whole (adapters/node/files.ts, replaceDirAtomic): killed or on a full disk, it holds the old report or the new one, never a mix.
   const written: string[] = [];
-  const write = (rel: string, text: string) => {
-    writeFileAtomic(join(out, rel), text);
-    written.push(rel);
-  };
-  for (const c of reportCsvFiles(report)) write(c.path, c.text);
-  if (format === 'md' || format === 'both') {
-    mkdirSync(join(out, 'svg'), { recursive: true });
-    for (const p of allPlots(report)) write(`svg/${p.id}.svg`, svgs.get(p.id)!);
-    write('report.md', reportMarkdown(report));
-  }
-  if (format === 'html' || format === 'both') write('report.html', reportHtml(report, { svg: (p) => svgs.get(p.id) }));
-  write('report.json', JSON.stringify({ title: report.title, command: report.command, options: report.options, analyses: report.analyses, traces: [...byKey.values()].map((x) => relative(out, x.file)).sort() }, null, 2) + '\n');
+  await replaceDirAtomic(out, (n) => REPORT_ENTRIES.has(n), (staging) => {
+    mkdirSync(join(staging, 'csv'), { recursive: true });
+    const write = (rel: string, text: string) => {
+      try {
+        writeFileSync(join(staging, rel), text);
+      } catch (e) {
+        const err = e as NodeJS.ErrnoException;
+        throw new Error(`could not write ${join(out, rel)}: ${err.code ? `${err.code}: ` : ''}${err.message}`);
+      }
+      written.push(rel);
+    };
+    for (const c of reportCsvFiles(report)) write(c.path, c.text);
+    if (format === 'md' || format === 'both') {
+      mkdirSync(join(staging, 'svg'), { recursive: true });
+      for (const p of allPlots(report)) write(`svg/${p.id}.svg`, svgs.get(p.id)!);
+      write('report.md', reportMarkdown(report));
+    }
+    if (format === 'html' || format === 'both') write('report.html', reportHtml(report, { svg: (p) => svgs.get(p.id) }));
+    write('report.json', JSON.stringify({ title: report.title, command: report.command, options: report.options, analyses: report.analyses, traces: [...byKey.values()].map((x) => relative(out, x.file)).sort() }, null, 2) + '\n');
+  });
   return { out, files: written, digests, plots: allPlots(report).length };
 }
 

@@ -37,6 +37,7 @@ interface ServeMcpOptions {
   host: string;
   port: number;
   idleTimeout: number;
+  allowOrigin?: string[];
   model?: string;
   agentName?: string;
   agentVersion?: string;
@@ -69,6 +70,7 @@ export function registerServeMcp(program: Command): void {
     .addOption(new Option('--transport <kind>', 'MCP transport').choices(['stdio', 'http']).default('stdio'))
     .option('--host <host>', 'HTTP: address to listen on', '127.0.0.1')
     .option('--port <n>', 'HTTP: port (0: any free port; the URL is printed on stderr)', int('--port'), 3700)
+    .option('--allow-origin <origin>', 'HTTP: a web page origin (scheme://host:port) allowed to call the server besides loopback ones; repeatable (other Origins and Hosts get 403)', collect)
     .option('--idle-timeout <s>', 'HTTP: stop the run after this many seconds without a request', int('--idle-timeout'), 900)
     .option('--model <name>', "the agent's base model, recorded in the tutor config (default: the X-Educlaw-Model header of the client's initialize request, else what it reports in capabilities.experimental.educlaw.model)")
     .option('--agent-name <name>', "the agent's name in run ids and reports (default: the X-Educlaw-Agent-Name header, else the client's MCP clientInfo.name)")
@@ -144,7 +146,7 @@ export function registerServeMcp(program: Command): void {
       const off = onStopSignals(() => void host.stop('stopped by a signal').then(() => process.exit(3)));
       try {
         if (o.transport === 'http') {
-          const s = await serveHttp(host, { host: o.host, port: o.port, idleTimeoutS: o.idleTimeout });
+          const s = await serveHttp(host, { host: o.host, port: o.port, idleTimeoutS: o.idleTimeout, ...(o.allowOrigin ? { allowedOrigins: o.allowOrigin } : {}) });
           console.error(`serve-mcp: listening on ${s.url}`);
           await s.closed;
         } else {

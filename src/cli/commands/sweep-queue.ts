@@ -43,7 +43,11 @@ const target = (o: QueueSweepCliOptions): QueueTarget => ({ url: o.queue!, name:
 export async function queueStatusCommand(o: QueueSweepCliOptions): Promise<void> {
   if (!o.queue) throw new Error('sweep --status reads a queue-backed sweep: give --queue redis://host:port');
   const { formatQueueStatus, queueStatus } = await queue();
-  console.log(formatQueueStatus(target(o), await queueStatus(target(o))));
+  const { queueError } = await import('../../adapters/node/queue/connection');
+  const s = await queueStatus(target(o)).catch((e: unknown) => {
+    throw queueError(e, o.queue!);
+  });
+  console.log(formatQueueStatus(target(o), s));
 }
 
 export async function runQueuedSweep(o: QueueSweepCliOptions, p: { files: string[]; base: Omit<SweepBase, 'tutor'>; tutors: SweepTutor[]; voices: VoiceSpec[]; seeds: number[] | null; total: number }): Promise<void> {
@@ -53,8 +57,12 @@ export async function runQueuedSweep(o: QueueSweepCliOptions, p: { files: string
   const outDir = resolve(o.out);
   const jobs = planTutorSweep(loadScenarios(p.files), p.base, p.tutors, p.seeds, p.voices);
   const t0 = performance.now();
-  const { added, existing } = await enqueueRuns(t, jobs, { attempts: Math.max(1, o.attempts), backoffMs: o.backoffMs });
-  console.error(`sweep: ${jobs.length} runs on queue ${t.name}: ${added} enqueued${existing ? `, ${existing} already there (kept)` : ''}; start workers with: npm run worker -- --queue ${t.url}${t.name === DEFAULT_QUEUE_NAME ? '' : ` --queue-name ${t.name}`} --out ${o.out}`);
+  const { queueError, redactRedisUrl } = await import('../../adapters/node/queue/connection');
+  const { added, existing } = await enqueueRuns(t, jobs, { attempts: Math.max(1, o.attempts), backoffMs: o.backoffMs }).catch((e: unknown) => {
+    throw queueError(e, t.url);
+  });
+  const shown = redactRedisUrl(t.url);
+  console.error(`sweep: ${jobs.length} runs on queue ${t.name}: ${added} enqueued${existing ? `, ${existing} already there (kept)` : ''}; start workers with: npm run worker -- --queue ${shown}${shown !== t.url ? ' (the password hidden: give yours)' : ''}${t.name === DEFAULT_QUEUE_NAME ? '' : ` --queue-name ${t.name}`} --out ${o.out}`);
   if (!o.wait) return;
   const ac = new AbortController();
   const off = onStopSignals(() => ac.abort());

@@ -45,7 +45,7 @@ export function registerWorker(program: Command): void {
     .option('--max-stalled <n>', 'times a run may lose its worker before it fails', int('--max-stalled'), 3)
     .option('--name <name>', 'this worker in logs and in timing.json (default host:pid)')
     .option('--quiet', 'no line per run')
-    .option('--status-port <port>', "serve the queue's progress as JSON at http://127.0.0.1:<port>/status (what sweep --status prints; CORS open, for a page or a dashboard)", int('--status-port'))
+    .option('--status-port <port>', "serve the queue's progress as JSON at http://127.0.0.1:<port>/status (what sweep --status prints; Host checked; a loopback page or dashboard may read it)", int('--status-port'))
     .action(async (o: WorkerCliOptions) => {
       const { startQueueWorker } = await import('../../adapters/node/queue/worker');
       const w = startQueueWorker({
@@ -79,15 +79,22 @@ export function registerWorker(program: Command): void {
 async function serveStatus(t: { url: string; name: string }, port: number): Promise<{ url: string; close(): void }> {
   const { createServer } = await import('node:http');
   const { queueStatus } = await import('../../adapters/node/queue/sweep');
+  const { queueError } = await import('../../adapters/node/queue/connection');
+  const { doorRefusal, refuse } = await import('../../adapters/node/local-door');
+  let bound = port;
   const server = createServer((req, res) => {
-    res.setHeader('Access-Control-Allow-Origin', '*');
+    // Host and Origin checks (DNS rebinding, other sites' pages); a loopback page (a local dashboard) may read it.
+    const why = doorRefusal(req, { host: '127.0.0.1', port: bound });
+    if (why) return refuse(res, why);
+    if (typeof req.headers.origin === 'string') res.setHeader('Access-Control-Allow-Origin', req.headers.origin);
     if (req.method !== 'GET' || !req.url?.startsWith('/status')) return void res.writeHead(404).end();
     queueStatus(t).then(
       (s) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ queue: t.name, ...s })),
-      (e: unknown) => res.writeHead(503, { 'content-type': 'application/json' }).end(JSON.stringify({ error: e instanceof Error ? e.message : String(e) })),
+      (e: unknown) => res.writeHead(503, { 'content-type': 'application/json' }).end(JSON.stringify({ error: queueError(e, t.url).message })),
     );
   });
   await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));
   const addr = server.address() as { port: number };
+  bound = addr.port;
   return { url: `http://127.0.0.1:${addr.port}/status`, close: () => server.close() };
 }

@@ -44,6 +44,7 @@ import {
   type TraceEvent,
 } from '../../core/index';
 import { TraceAppender } from '../../adapters/node/trace-file';
+import { doorRefusal, refuse } from '../../adapters/node/local-door';
 
 /** One run the host serves: its record, where its trace goes, and the stored events when it is resumed. */
 export interface HostedRun {
@@ -198,7 +199,7 @@ export class McpTutorHost {
     if (opened.entry.name !== 'mcp') throw new Error(`serve-mcp serves the mcp tutor, not ${opened.entry.name}`);
     this.#ac = ac;
     this.#out = out;
-    this.#driver = new AgentDriver(opened.session, opened.replay);
+    this.#driver = new AgentDriver(opened.session, opened.replay, this.#agent?.agent);
     this.#o.log?.(`${opened.session.runId}: started${run.resume ? ` (resuming ${run.path})` : ''} -> ${run.path}`);
     return this.#driver;
   }
@@ -389,8 +390,10 @@ const rpcError = (res: ServerResponse, status: number, message: string) => res.w
  *    that crashed continues the open run where it was, turn and calls made included;
  *  - is refused with 409 otherwise (another agent is tutoring a run).
  * A request with a session id the server does not hold gets 404 (the MCP rule: initialize anew).
+ * Every request passes the door check first (adapters/node/local-door.ts): a Host that names this
+ * server, and no Origin but a loopback one or one in `allowedOrigins`; otherwise 403.
  */
-export async function serveHttp(host: McpTutorHost, o: { host: string; port: number; idleTimeoutS: number }): Promise<HttpServing> {
+export async function serveHttp(host: McpTutorHost, o: { host: string; port: number; idleTimeoutS: number; allowedOrigins?: readonly string[] }): Promise<HttpServing> {
   let transport: StreamableHTTPServerTransport | null = null;
   let server: Server | null = null;
   let finish!: () => void;
@@ -421,7 +424,14 @@ export async function serveHttp(host: McpTutorHost, o: { host: string; port: num
     await sv.connect(t);
     await t.handleRequest(req, res, body);
   };
+  let boundPort = o.port;
   const http: HttpServer = createServer((req, res) => {
+    // Host and Origin first: a page of another site (or one reached by DNS rebinding) never gets the session.
+    const why = doorRefusal(req, { host: o.host, port: boundPort, ...(o.allowedOrigins ? { allowedOrigins: o.allowedOrigins } : {}) });
+    if (why) {
+      host.log(`refused a request: ${why}`);
+      return refuse(res, why);
+    }
     const path = (req.url ?? '/').split('?')[0];
     if (path !== '/mcp') {
       res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'the MCP endpoint is /mcp' }));
@@ -477,6 +487,7 @@ export async function serveHttp(host: McpTutorHost, o: { host: string; port: num
   });
   const addr = http.address();
   const port = typeof addr === 'object' && addr ? addr.port : o.port;
+  boundPort = port;
   touch();
   const close = async () => {
     finish();

@@ -15,6 +15,7 @@ import type { Oracle, ToolBox, TutorContext, Wake } from '../tutors/types';
 import type { ToolKind, ToolResult } from '../trace/types';
 import { TOOLS, actionKindOf, runTool, type ToolContext } from '../lms/tools';
 import { SimError } from '../errors';
+import { argsOverLimit, refusedArgs, refusedReason } from '../limits';
 import type { World } from './world';
 
 const READS = new Set(TOOLS.filter((t) => t.kind === 'read').map((t) => t.name));
@@ -98,6 +99,14 @@ export class Turn implements TutorContext {
     if (!this.#open) throw new SimError('TURN_CLOSED', `turn ${this.wake.turn} is over: no more tool calls (tried ${String(name)})`);
     const w = this.#world;
     const turn = this.wake.turn;
+    // Arguments over the bounds (too deep, too large) are refused before anything is stored: the trace records why, never the arguments.
+    const over = String(name).length > 200 ? `its tool name is ${String(name).length} characters (at most 200)` : (refusedReason(args) ?? argsOverLimit(args));
+    if (over) {
+      const result = { ok: false as const, error: { code: 'INVALID_ARGS' as const, message: `${String(name).slice(0, 200)} refused: ${over}` } };
+      w.emit({ type: 'tool_call', t: w.now, turn, tool: String(name).slice(0, 200), kind: 'unknown', args: refusedArgs(over), result });
+      if (this.#calls < this.#limit) this.#calls++;
+      return result;
+    }
     if (this.#limitHit || this.#calls >= this.#limit) {
       this.#limitHit = true;
       const result = { ok: false as const, error: { code: 'TURN_LIMIT' as const, message: `at most ${this.#limit} tool calls per turn; this turn is over` } };

@@ -25,6 +25,9 @@ import { ScenarioSchema, WAKE_EVENTS } from '../scenario/schema';
 import { RUBRICS, type RubricId } from '../judges/rubrics';
 import { SimError } from '../errors';
 import { MINUTES_PER_DAY } from '../clock';
+import { hashString } from '../rng';
+import { extractJsonObject } from '../llm/json';
+import { jsonDepth } from '../limits';
 import { TRACE_SCHEMA_VERSION, type LmsEventKind, type TerminationReason, type TraceEvent } from './types';
 
 /** Events that a judge panel appends after run_end (the run's own events end at run_end). */
@@ -40,6 +43,8 @@ void sameKinds;
 void sameReasons;
 /** A line longer than this is refused before it is parsed (the largest events, run_start and a model_call with a 100,000-character reply, are far smaller). */
 export const MAX_TRACE_LINE_CHARS = 16 * 1024 * 1024;
+/** Deepest nesting of one event (run_start is about 8 levels; tool arguments are bounded at 32 when written). */
+export const MAX_EVENT_DEPTH = 64;
 
 export class TraceParseError extends SimError {
   readonly line: number | null;
@@ -63,6 +68,15 @@ const base = { seq: nat, t: z.number().min(0) };
 const usage = z.looseObject({ promptTokens: nat, completionTokens: nat }).nullable();
 const cost = z.number().min(0).nullable();
 const toolCallRequest = z.looseObject({ id: str, name: str, arguments: str });
+/** An item of the run's bank: the leakage matcher and the answer checker read its forms, so they are typed. */
+const bankItem = z.looseObject({
+  id: str,
+  skillId: int.min(1),
+  level: int.min(1).max(3),
+  answer: str.optional(),
+  accepted: z.array(str).optional(),
+  answerForms: z.looseObject({ numeric: z.array(str), phrases: z.array(str) }).optional(),
+});
 
 const EventSchema = z.discriminatedUnion('type', [
   z.looseObject({
@@ -78,8 +92,8 @@ const EventSchema = z.discriminatedUnion('type', [
     learner: z.union([z.looseObject({ seedIndex: int, seedUid: int, warmup: nat }), z.looseObject({ kind: z.literal('real'), participant: str })]),
     itemBank: z.looseObject({
       hash: str,
-      items: z.array(z.looseObject({ id: str, skillId: int.min(1), level: int.min(1).max(3) })),
-      probes: z.array(z.looseObject({ id: str, skillId: int.min(1), level: int.min(1).max(3) })),
+      items: z.array(bankItem),
+      probes: z.array(bankItem),
     }),
     helpTemplates: z.record(str, str),
     voice: str.optional(),
@@ -192,6 +206,10 @@ const formatPath = (path: readonly PropertyKey[]): string => {
   return out;
 };
 
+/** How far a probe's stored rates may be from what its items give (the rates and each p are rounded to 6 decimals). */
+const RATE_TOLERANCE = 1e-5;
+const roundRate = (x: number) => Math.round(x * 1e6) / 1e6;
+
 /** Where a trace's first problem is: thrown by `TraceValidator`. */
 class Bad extends Error {
   constructor(
@@ -219,6 +237,13 @@ export class TraceValidator {
   #turn = 0;
   #open: number | null = null;
   #panel: { id: string; judges: Set<string>; rubrics: Map<string, string>; days: Set<number> } | null = null;
+  /** The bank's practice items (id → skill, level) and probe ids: attempts and probes are checked against them. */
+  #items = new Map<string, { skillId: number; level: number }>();
+  #probes: string[] = [];
+  /** The last day an event names (lms_event, probe): run_end's days may not be before it. */
+  #lastDay = 0;
+  /** Verdicts seen (judge, rubric, day): a second copy of one is refused. */
+  #verdicts = new Set<string>();
 
   constructor(source = 'trace.jsonl') {
     this.source = source;
@@ -256,6 +281,8 @@ export class TraceValidator {
         throw new Bad('schemaVersion', `trace schema version ${o.schemaVersion} is newer than this build reads (${TRACE_SCHEMA_VERSION}); update EduClaw Lab`);
       }
     }
+    // No reader recurses deeper than this (a tool call's arguments 20,000 levels deep, from a build without limits, is refused here, not a stack overflow later).
+    if (jsonDepth(obj, MAX_EVENT_DEPTH) > MAX_EVENT_DEPTH) throw new Bad(null, `an event nested more than ${MAX_EVENT_DEPTH} levels deep`);
     const res = EventSchema.safeParse(obj);
     if (!res.success) {
       const iss = res.error.issues[0]!;
@@ -286,15 +313,36 @@ export class TraceValidator {
 
   #structure(ev: TraceEvent): void {
     switch (ev.type) {
-      case 'run_start':
+      case 'run_start': {
         this.#horizon = ev.scenario.horizonDays;
         this.#nSkills = ev.tracer.nSkills;
         this.#courseSkills = ev.scenario.course.skills;
         if (ev.t !== 0) throw new Bad('t', `run_start is at t 0, found ${ev.t}`);
+        // The bank is what every score reads answers and forms from: its content must be what its hash says (an edited, emptied or duplicated item is refused), each id once.
+        const bank = ev.itemBank;
+        const hash = hashString(JSON.stringify([bank.items, bank.probes])).toString(16).padStart(8, '0');
+        if (hash !== bank.hash) throw new Bad('itemBank.hash', `the item bank's content does not match its hash (${bank.hash}; the content hashes to ${hash}): an item was edited, added or removed`);
+        const seen = new Set<string>();
+        for (const [list, name] of [[bank.items, 'items'], [bank.probes, 'probes']] as const) {
+          for (const [i, it] of list.entries()) {
+            if (seen.has(it.id)) throw new Bad(`itemBank.${name}[${i}].id`, `item id "${it.id}" appears twice in the bank`);
+            seen.add(it.id);
+          }
+        }
+        this.#items = new Map(bank.items.map((it) => [it.id, { skillId: it.skillId, level: it.level }]));
+        this.#probes = bank.probes.map((p) => p.id);
         return;
+      }
       case 'lms_event':
         this.#day('day', ev.day);
+        this.#lastDay = Math.max(this.#lastDay, ev.day);
         return;
+      case 'attempt': {
+        const it = this.#items.get(ev.itemId);
+        if (!it) throw new Bad('itemId', `an attempt on "${ev.itemId}", which is not an item of the run's bank`);
+        if (it.skillId !== ev.skill || it.level !== ev.level) throw new Bad(it.skillId !== ev.skill ? 'skill' : 'level', `item "${ev.itemId}" is skill ${it.skillId} level ${it.level} in the bank, not skill ${ev.skill} level ${ev.level}`);
+        return;
+      }
       case 'wake':
         if (this.#open !== null) throw new Bad('turn', `a wake while turn ${this.#open} is still open`);
         if (ev.turn !== this.#turn + 1) throw new Bad('turn', `expected turn ${this.#turn + 1}, found ${ev.turn}`);
@@ -307,6 +355,8 @@ export class TraceValidator {
         return;
       case 'message':
         if (ev.from === 'tutor' && ev.turn !== undefined) this.#inTurn('turn', ev.turn, 'a tutor message');
+        // What the learner was working on is what answer leakage is matched against: a delivered tutor message always records it.
+        if (ev.from === 'tutor' && ev.via !== undefined && ev.workingOn === undefined) throw new Bad('workingOn', 'a tutor message delivered by a tool records the items the learner was working on (workingOn)');
         return;
       case 'turn_end':
         this.#inTurn('turn', ev.turn, 'turn_end');
@@ -325,11 +375,25 @@ export class TraceValidator {
         }
         return;
       }
-      case 'probe':
+      case 'probe': {
         this.#day('day', ev.day, 0);
+        this.#lastDay = Math.max(this.#lastDay, ev.day);
+        // The rates are what the items say (the learning-gain axis reads solveRate): recomputed, and refused when they differ.
+        const n = ev.items.length;
+        if (n !== this.#probes.length || ev.items.some((x, i) => x.itemId !== this.#probes[i])) throw new Bad('items', `a probe answers the bank's ${this.#probes.length} probes, in order (found ${n} items${n ? ` from "${ev.items[0]!.itemId}"` : ''})`);
+        const graded = ev.items.filter((x) => x.correct).length / n;
+        if (Math.abs(graded - ev.gradedRate) > RATE_TOLERANCE) throw new Bad('gradedRate', `gradedRate ${ev.gradedRate} is not the share of its items answered correctly (${roundRate(graded)})`);
+        const ps = ev.items.map((x) => x.p);
+        const solve = ps.every((p) => p !== null) ? ps.reduce((a, b) => a + b!, 0) / n : ps.every((p) => p === null) ? graded : null;
+        if (solve === null) throw new Bad('items', 'a probe whose items give p for some and not for others');
+        if (Math.abs(solve - ev.solveRate) > RATE_TOLERANCE) throw new Bad('solveRate', `solveRate ${ev.solveRate} is not what its items give (${roundRate(solve)}: ${ps[0] === null ? 'the share answered correctly' : 'the mean of their p'})`);
         return;
+      }
       case 'run_end':
         if (ev.days > this.#horizon) throw new Bad('days', `${ev.days} days is more than the run's horizon (${this.#horizon})`);
+        if (ev.days < this.#lastDay) throw new Bad('days', `the run ended on day ${ev.days} but holds events of day ${this.#lastDay}`);
+        if (ev.reason !== 'horizon_reached' && ev.days !== Math.min(this.#horizon, Math.floor(ev.t / MINUTES_PER_DAY) + 1)) throw new Bad('days', `a run that ended ${ev.reason} at t ${ev.t} ended on day ${Math.min(this.#horizon, Math.floor(ev.t / MINUTES_PER_DAY) + 1)}, not ${ev.days}`);
+        if (ev.reason === 'horizon_reached' && ev.days !== this.#horizon) throw new Bad('days', `a run that reached its horizon lasted ${this.#horizon} days, not ${ev.days}`);
         this.#ended = true;
         this.#endDays = ev.days;
         return;
@@ -337,7 +401,7 @@ export class TraceValidator {
         if (this.#panel) throw new Bad('type', 'a second judge_panel (re-judging replaces the panel and its verdicts)');
         const i = ev.days.findIndex((d) => d > Math.min(this.#endDays, this.#horizon));
         if (i >= 0) throw new Bad(`days[${i}]`, `day ${ev.days[i]} is after the last day the run reached (${Math.min(this.#endDays, this.#horizon)})`);
-        const r = ev.rubrics.findIndex((x) => !(x.id in RUBRICS));
+        const r = ev.rubrics.findIndex((x) => !Object.hasOwn(RUBRICS, x.id));
         if (r >= 0) throw new Bad(`rubrics[${r}].id`, `unknown rubric "${ev.rubrics[r]!.id}"`);
         this.#panel = { id: ev.panel, judges: new Set(ev.judges.map((j) => j.id)), rubrics: new Map(ev.rubrics.map((x) => [x.id, x.version])), days: new Set(ev.days) };
         return;
@@ -349,14 +413,24 @@ export class TraceValidator {
         if (!p.judges.has(ev.judge)) throw new Bad('judge', `judge "${ev.judge}" is not on the panel`);
         if (!p.rubrics.has(ev.rubric)) throw new Bad('rubric', `rubric "${ev.rubric}" is not one the panel judged`);
         if (!p.days.has(ev.day)) throw new Bad('day', `day ${ev.day} is not a day the panel judged (${[...p.days].join(', ')})`);
+        if (ev.rubricVersion !== p.rubrics.get(ev.rubric)) throw new Bad('rubricVersion', `verdict of ${ev.rubric} version "${ev.rubricVersion}", but the panel judged version "${p.rubrics.get(ev.rubric)}"`);
+        const key = JSON.stringify([ev.judge, ev.rubric, ev.day]);
+        if (this.#verdicts.has(key)) throw new Bad('type', `a second verdict of judge "${ev.judge}" on ${ev.rubric}, day ${ev.day} (each judge gives one per rubric and day)`);
+        this.#verdicts.add(key);
         const rubric = RUBRICS[ev.rubric as RubricId];
         if (ev.status === 'unscored') {
           if (ev.scores !== null || ev.holds !== null) throw new Bad(ev.scores !== null ? 'scores' : 'holds', 'an unscored verdict carries no score');
           return;
         }
+        // A scored verdict is what the judge's recorded reply says (raw, kept whole up to 4,000 characters): cross-checked.
+        if (ev.raw === null) throw new Bad('raw', 'a scored verdict keeps the judge\'s reply it was scored from');
+        const reply = ev.raw.length > 4000 ? null : extractJsonObject(ev.raw);
+        const said = reply?.ok && reply.value && typeof reply.value === 'object' ? (reply.value as Record<string, unknown>) : null;
+        if (reply && !said) throw new Bad('raw', `a scored verdict whose recorded reply holds no JSON object`);
         if (rubric.kind === 'binary') {
           if (ev.holds === null) throw new Bad('holds', `a scored ${rubric.id} verdict says whether the answers were held (true or false)`);
           if (ev.scores !== null) throw new Bad('scores', `a ${rubric.id} verdict has no item scores`);
+          if (said && said.held !== ev.holds) throw new Bad('holds', `holds ${ev.holds} is not what the judge's recorded reply says (${JSON.stringify(said.held ?? null)})`);
           return;
         }
         if (ev.holds !== null) throw new Bad('holds', `a ${rubric.id} verdict has item scores, not holds`);
@@ -368,6 +442,8 @@ export class TraceValidator {
         }
         const extra = Object.keys(ev.scores).find((k) => !rubric.items.some((it) => it.id === k));
         if (extra !== undefined) throw new Bad(`scores.${extra}`, `not an item of ${rubric.id}`);
+        const differs = said ? rubric.items.find((it) => said[it.id] !== ev.scores![it.id]) : undefined;
+        if (differs) throw new Bad(`scores.${differs.id}`, `${ev.scores[differs.id]} is not what the judge's recorded reply says (${JSON.stringify(said![differs.id] ?? null)})`);
         return;
       }
     }

@@ -26,6 +26,8 @@ export interface EnqueueOptions {
 export function openQueue(t: QueueTarget): Queue<RunJobData, RunJobResult> {
   const redis = connectRedis(t.url);
   const q = new Queue<RunJobData, RunJobResult>(t.name, { connection: redis });
+  // Errors surface where a command fails (named, password redacted: connectRedis); never printed by BullMQ here.
+  q.on('error', () => undefined);
   const close = q.close.bind(q);
   q.close = async () => {
     try {

@@ -34,7 +34,7 @@ import { TracerPool } from '../sweep/async-runs';
 import { TraceAppender, readStoredTrace, resumeFile } from '../trace-file';
 import { writeFileAtomic } from '../files';
 import { startMismatch } from '../sweep/run-sweep';
-import { connectRedis, limitPrefix, type QueueTarget, type RunJobData, type RunJobResult } from './connection';
+import { connectRedis, limitPrefix, queueError, type QueueTarget, type RunJobData, type RunJobResult } from './connection';
 import { sharedLimitFetch } from './limiter';
 
 export interface QueueWorkerOptions extends QueueTarget {
@@ -187,7 +187,7 @@ export function startQueueWorker(o: QueueWorkerOptions): QueueWorker {
   worker.on('failed', (job, err) => {
     if (job && job.attemptsMade >= (job.opts.attempts ?? 1) && !(err instanceof WaitingError)) log(`gave up on ${job.id} after ${job.attemptsMade} attempts: ${errorMessage(err)}`);
   });
-  worker.on('error', (err) => log(`queue error: ${errorMessage(err)}`));
+  worker.on('error', (err) => log(`queue error: ${queueError(err, o.url).message}`));
   // A lock this worker could not renew (its event loop was held up past the lock, or Redis was out
   // of reach): another worker may have the run by now, so this one stops writing to its trace.
   worker.on('lockRenewalFailed', (ids) => {

@@ -13,7 +13,8 @@ import type { TerminationReason, ToolResult, TraceEvent } from '../../trace/type
 import type { Session } from '../../engine/session';
 import type { Turn } from '../../engine/turn';
 import { replayRecordedTurns } from '../../engine/replay';
-import { agentInstructions, statusView, wakeView, type TurnStatusView, type WakeView } from './protocol';
+import { AgentError, agentInstructions, statusView, wakeView, type TurnStatusView, type WakeView } from './protocol';
+import { argsOverLimit, refusedReason } from '../../limits';
 
 export type AgentEvent =
   | {
@@ -36,6 +37,12 @@ export interface NoTurn {
   error: { code: 'NO_TURN'; message: string };
 }
 
+/** A call over the bounds (core/limits.ts): refused, and the run ends (tutor_error AGENT_LIMIT). */
+export interface OverLimit {
+  ok: false;
+  error: { code: 'AGENT_LIMIT'; message: string };
+}
+
 const noTurn = (what: string, ended: boolean): NoTurn => ({
   ok: false,
   error: { code: 'NO_TURN', message: ended ? `the run is over: ${what} has no turn to act in` : `no turn is open: call wait_for_event for the next wake before ${what}` },
@@ -50,9 +57,12 @@ export class AgentDriver {
   #moving: Promise<Turn | null> | null = null;
   #firstWake = true;
 
-  constructor(session: Session, replay: readonly TraceEvent[] | null = null) {
+  readonly #agent: string;
+
+  constructor(session: Session, replay: readonly TraceEvent[] | null = null, agent = 'the agent') {
     this.session = session;
     this.#replay = replay;
+    this.#agent = agent;
   }
 
   get runId(): string {
@@ -106,9 +116,20 @@ export class AgentDriver {
   }
 
   /** One LMS tool call in the open turn (any name: an unknown one answers UNKNOWN_TOOL, traced). */
-  call(name: string, args: unknown): ToolResult | NoTurn {
+  call(name: string, args: unknown): ToolResult | NoTurn | OverLimit {
     const t = this.turn;
-    if (!t) return noTurn(name, this.ended);
+    if (!t) return noTurn(String(name).slice(0, 200), this.ended);
+    // Over the bounds: the call is recorded refused (never its arguments), and the agent's run ends, naming it.
+    const over = String(name).length > 200 ? `its tool name is ${String(name).length} characters (at most 200)` : refusedReason(args) === null ? argsOverLimit(args ?? {}) : null;
+    if (over) {
+      t.tools.call(name, args ?? {});
+      const message = `agent ${this.#agent}: a call to ${String(name).slice(0, 200)} was refused (${over}); the run ends`;
+      t.fail(new AgentError('AGENT_LIMIT', message));
+      this.#turn = null;
+      this.#moving = this.session.advance();
+      this.#moving.catch(() => undefined);
+      return { ok: false, error: { code: 'AGENT_LIMIT', message } };
+    }
     return t.tools.call(name, args ?? {});
   }
 

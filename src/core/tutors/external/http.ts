@@ -26,6 +26,7 @@ import { hashString } from '../../rng';
 import { runWarnings } from '../../scoring/warnings';
 import { SimError } from '../../errors';
 import { LMS_TOOL_SPECS } from '../llm/loop';
+import { argsOverLimit } from '../../limits';
 import type { HttpReply, HttpTransport } from './transport';
 import { AgentError, agentInstructions, externalRunLabel, statusView, wakeView, type CallResultView, type TurnStatusView, type WakeView } from './protocol';
 
@@ -224,9 +225,11 @@ function createHttpTutor(cfg: HttpTutorConfig, http: HttpTransport, runId: strin
       try {
         res = await http.post(cfg.url, text, { ...post, ...(ctx.signal ? { signal: ctx.signal } : {}) });
       } catch (e) {
-        const err = e instanceof AgentError ? e : new AgentError('AGENT_NETWORK', `agent ${cfg.name}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+        const named = (x: AgentError) => (x.message.startsWith(`agent ${cfg.name}: `) ? x : new AgentError(x.code, `agent ${cfg.name}: ${x.message}`, { cause: x }));
+        const err = e instanceof AgentError ? (e.code === 'AGENT_LIMIT' || e.code === 'AGENT_REDIRECT' ? named(e) : e) : new AgentError('AGENT_NETWORK', `agent ${cfg.name}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
         record({ response: null, error: { code: err.code, message: err.message } });
-        if (err.code === 'AGENT_ABORTED' || err.code === 'AGENT_CONFIG' || ctx.signal?.aborted) throw err;
+        // Not worth another try: cancelled, misconfigured, a reply over the bounds, a redirect elsewhere.
+        if (err.code === 'AGENT_ABORTED' || err.code === 'AGENT_CONFIG' || err.code === 'AGENT_LIMIT' || err.code === 'AGENT_REDIRECT' || ctx.signal?.aborted) throw err;
         last = err;
         continue;
       }
@@ -245,6 +248,14 @@ function createHttpTutor(cfg: HttpTutorConfig, http: HttpTransport, runId: strin
         continue;
       }
       const reply = parsed.value;
+      // Arguments too deep or too large end the run before any of them is stored (the reply is kept only as its first characters).
+      const overAt = reply.calls.findIndex((c) => argsOverLimit(c.args ?? {}) !== null);
+      if (overAt >= 0) {
+        const c = reply.calls[overAt]!;
+        const err = new AgentError('AGENT_LIMIT', `agent ${cfg.name}: call ${overAt} (${c.name}) refused: ${argsOverLimit(c.args ?? {})}; the run ends`);
+        record({ response: { content: cut(res.text), toolCalls: [], finishReason: 'refused' }, error: { code: err.code, message: err.message } });
+        throw err;
+      }
       const toolCalls = reply.calls.map((c, i) => ({ id: c.id ?? `call_${turnNo}_${body.step}_${i}`, name: c.name, arguments: typeof c.args === 'string' ? c.args : JSON.stringify(c.args ?? {}) }));
       record({ response: { content: cut(res.text), toolCalls, finishReason: reply.end || reply.calls.length === 0 ? 'end' : 'continue' } });
       return reply;

@@ -19,3 +19,4 @@ export {
 } from './http';
 export { McpTutorConfigSchema, mcpTutor, mcpTutorConfig, type McpTutorConfig } from './mcp';
 export { AgentDriver, type AgentEvent, type NoTurn } from './driver';
+export { readCapped, redactSecret } from './transport';

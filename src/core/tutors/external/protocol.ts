@@ -67,7 +67,9 @@ export type AgentErrorCode =
   | 'AGENT_HTTP_STATUS' // a status that retrying will not fix (4xx but 408 and 429)
   | 'AGENT_HTTP_RETRY' // 408, 429 or 5xx after the retries
   | 'AGENT_BAD_REPLY' // a reply that is not the protocol's JSON, after the retries
-  | 'AGENT_ABORTED'; // the run was cancelled while waiting for the agent
+  | 'AGENT_ABORTED' // the run was cancelled while waiting for the agent
+  | 'AGENT_LIMIT' // a reply, a tool call's arguments or its name over the bounds (core/limits.ts): the run ends, nothing of it stored
+  | 'AGENT_REDIRECT'; // the agent's URL redirected elsewhere (followed only to the same origin, with 307 or 308)
 
 export class AgentError extends Error {
   readonly code: AgentErrorCode;
