@@ -1,39 +1,71 @@
 import type { Command } from 'commander';
-import { formatAxisTable, scoreTrace, type ScoreReport } from '../../core/index';
+import { formatAxisTable, scoreTrace, withControl, type ScoreReport } from '../../core/index';
 import { readTraceFile } from '../../adapters/node/files';
+import { DEFAULT_CONTROL_CACHE, cachedControl, controlPath, ensureControl } from '../../adapters/node/controls';
+import { addKtRuntimeOption } from './kt-runtime';
+
+interface ScoreCliOptions {
+  json?: boolean;
+  controls?: boolean;
+  controlCache?: string;
+  llmConfig?: string[];
+}
 
 export function registerScore(program: Command): void {
-  program
+  const cmd = program
     .command('score')
-    .description('Score traces on the deterministic axes (judged axes stay "unscored" until judged).')
+    .description('Score traces on the deterministic axes (judged axes stay "unscored" until judged), with value added over the no-tutor control on the same student when that control has been run (--controls runs it once and caches it).')
     .argument('<traces...>', 'trace files (JSONL)')
     .option('--json', 'print one JSON object per trace (a JSON array when several)')
-    .action((files: string[], o: { json?: boolean }) => {
-      const reports: ScoreReport[] = files.map((f) => {
-        const t = readTraceFile(f);
-        if (!t.complete) console.error(`warning: ${f} has no run_end event (the run was cut short); scoring what it holds`);
-        return scoreTrace(t.events);
-      });
-      if (o.json) {
-        const out = reports.map((r) => ({
-          runId: r.runId,
-          scenarioId: r.scenarioId,
-          tutor: r.tutor,
-          seed: r.seed,
-          complete: r.complete,
-          endReason: r.endReason,
-          learningGain: r.learningGain,
-          responsiveness: r.responsiveness,
-          leakage: r.leakage,
-          independence: r.independence,
-          actions: r.actions,
-          dailySolveRate: r.dailySolveRate,
-          judged: r.judged,
-          details: r.details,
-        }));
-        console.log(JSON.stringify(out.length === 1 ? out[0] : out, null, 2));
-      } else {
-        console.log(formatAxisTable(reports));
+    .option('--controls', 'run the no-tutor control (the silent tutor on the same student) of each trace that has none cached yet')
+    .option('--control-cache <dir>', 'where no-tutor controls are cached', DEFAULT_CONTROL_CACHE)
+    .option('--llm-config <file...>', 'LLM config, for the control of a run with an LLM student voice');
+  addKtRuntimeOption(cmd).action(async (files: string[], o: ScoreCliOptions) => {
+    const cache = o.controlCache ?? DEFAULT_CONTROL_CACHE;
+    const reports: ScoreReport[] = [];
+    for (const f of files) {
+      const t = readTraceFile(f);
+      if (!t.complete) console.error(`warning: ${f} has no run_end event (the run was cut short); scoring what it holds`);
+      const r = scoreTrace(t.events);
+      if (r.valueAdded) {
+        reports.push(r); // the silent tutor: its own control
+        continue;
       }
-    });
+      const where = controlPath(t.events, cache, f);
+      if (!('path' in where)) {
+        reports.push({ ...withControl(r, null), valueAdded: { value: null, controlRunId: null, controlGain: null, through: null, reason: where.reason } });
+        continue;
+      }
+      let control = cachedControl(t.events, cache, f);
+      if (!control && o.controls) {
+        const c = await ensureControl(t.events, cache, { llmConfig: o.llmConfig ?? [] }, f);
+        console.error(`${f}: ran its no-tutor control -> ${c.path}`);
+        control = c.events;
+      }
+      if (!control) console.error(`${f}: no no-tutor control cached in ${cache}; --controls runs it (a few seconds) for value added`);
+      reports.push(withControl(r, control ? scoreTrace(control) : null));
+    }
+    if (o.json) {
+      const out = reports.map((r) => ({
+        runId: r.runId,
+        scenarioId: r.scenarioId,
+        tutor: r.tutor,
+        seed: r.seed,
+        complete: r.complete,
+        endReason: r.endReason,
+        learningGain: r.learningGain,
+        valueAdded: r.valueAdded ?? null,
+        responsiveness: r.responsiveness,
+        leakage: r.leakage,
+        independence: r.independence,
+        actions: r.actions,
+        dailySolveRate: r.dailySolveRate,
+        judged: r.judged,
+        details: r.details,
+      }));
+      console.log(JSON.stringify(out.length === 1 ? out[0] : out, null, 2));
+    } else {
+      console.log(formatAxisTable(reports));
+    }
+  });
 }

@@ -8,3 +8,4 @@ export { answerExtraction, extractionAttempts, type ExtractionDetail, type Extra
 export { axisEvidence, rubricOfAxis, type AxisEvidence, type EvidenceGroup } from './evidence';
 export { learnerActivity, type LearnerActivity } from './activity';
 export { calibration, calibrationByMode, couplingOf, dayPairs, type CalibrationReport, type CalibrationByMode, type StudentModelCalibration, type AttemptGradingCounts } from './calibration';
+export { CONTROL_TUTOR, NO_CONTROL, gainThrough, lastCheck, valueAdded, withControl, ownControl, type ValueAddedDetail } from './value-added';
