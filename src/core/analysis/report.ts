@@ -337,7 +337,7 @@ function headToHeadSection(a: BenchmarkAnalyses): ReportSection {
   );
   const power = hs
     .filter((h) => h.axis === 'learningGain' && h.summary.mean !== null && h.summary.sd !== null)
-    .map((h) => `${h.a} vs ${h.b}: observed difference ${ppText(h.summary.mean)} pp/day (sd ${(h.summary.sd! * 100).toFixed(2)} over ${plural(h.students, 'student')}, ${plural(h.seeds, 'seed')}); ${h.studentsNeeded === null ? 'no power line (no difference or no spread)' : `detecting it with 80% power at α = 0.05 needs ${plural(h.studentsNeeded, 'student')}, ${plural(h.seedsNeeded!, 'seed')} at ${(h.students / h.seeds).toFixed(h.students % h.seeds ? 1 : 0)} students per seed${h.students >= h.studentsNeeded ? ' (this set has enough)' : ''}`}.`);
+    .map((h) => `${h.a} vs ${h.b}: observed difference ${ppText(h.summary.mean)} pp/day (sd ${(h.summary.sd! * 100).toFixed(2)} over ${plural(h.students, 'student')}, ${plural(h.seeds, 'seed')}); ${h.studentsNeeded === null ? 'no power line (no difference or no spread)' : `detecting it with 80% power at α = 0.05 needs ${plural(h.studentsNeeded, 'student')}, ${plural(h.seedsNeeded!, 'seed')} at ${(h.students / h.seeds).toFixed(h.students % h.seeds ? 1 : 0)} student${h.students === h.seeds ? '' : 's'} per seed${h.students >= h.studentsNeeded ? ' (this set has enough)' : ''}`}.`);
   const paragraphs = [
     'Every two tutors run on the same students, compared pair by pair: a difference measured on the same student cancels what the student brings (its starting level, its pace), so it needs far fewer runs than comparing two means. Statistics are over independent students (a student\'s runs are averaged first).',
   ];
