@@ -13,7 +13,6 @@ import type { CurvePoint as ScoredPoint } from './metrics';
 
 /** What these functions read of a probe curve point. */
 type CurvePoint = Pick<ScoredPoint, 'day' | 'solveRate'>;
-import type { ScoreReport } from './report';
 
 /** The registry name of the no-tutor control. */
 export const CONTROL_TUTOR = 'silent';
@@ -54,14 +53,21 @@ export interface ValueAddedDetail {
 
 export const NO_CONTROL = 'no no-tutor control run on the same student (run the silent tutor on the same scenario, seed, learner model, ability and voice)';
 
+/** What these functions read of a score report (report.ts imports this module, so it is named structurally). */
+interface Scored {
+  runId: string;
+  learningGain: number | null;
+  curve: readonly CurvePoint[];
+}
+
 /** A silent run's own value added: 0 when its learning gain is scored (it is its own control). */
-export function ownControl(r: ScoreReport): ValueAddedDetail {
+export function ownControl(r: Scored): ValueAddedDetail {
   const through = lastCheck(r.curve);
   return r.learningGain === null ? { value: null, controlRunId: r.runId, controlGain: null, through, reason: 'learning gain unscored' } : { value: 0, controlRunId: r.runId, controlGain: r.learningGain, through };
 }
 
 /** The report with its value added over `control` (another run's report on the same student), or with the reason it has none. */
-export function withControl(r: ScoreReport, control: ScoreReport | null): ScoreReport {
+export function withControl<R extends Scored>(r: R, control: Scored | null): R & { valueAdded: ValueAddedDetail } {
   if (!control) return { ...r, valueAdded: { value: null, controlRunId: null, controlGain: null, through: null, reason: NO_CONTROL } };
   const v = valueAdded(r.curve, control.curve);
   const reason = v.added !== null ? undefined : v.played === null ? 'learning gain unscored' : `the control run has no probe through day ${v.through}`;
