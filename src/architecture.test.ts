@@ -14,7 +14,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve, dirname } from 'node:path';
 
 const SRC = resolve(__dirname);
-const CORE_LIBS = ['zod', 'yaml', 'pure-rand', 'simple-statistics', 'to-words'];
+const CORE_LIBS = ['zod', 'yaml', 'pure-rand', 'simple-statistics', 'to-words', '@stdlib/stats-wilcoxon', '@stdlib/stats-base-dists-t-quantile'];
 
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((n) => {

@@ -8,7 +8,7 @@ import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { scoreTrace, toJsonl, type TraceEvent } from '../core/index';
+import { parseJsonl, scoreTrace, toJsonl, withControl, type TraceEvent } from '../core/index';
 import { miniScenario, runWith } from '../testing/fixtures';
 
 function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -42,16 +42,26 @@ describe('npm run cli -- report', () => {
   });
 
   it('writes Markdown with SVG plots, HTML, a CSV per table and report.json, with the traces\' numbers', async () => {
-    const r = await cli([dir, '--format', 'both']);
+    // --controls runs each run's no-tutor control once (cached in a dot directory the report does not search)
+    const r = await cli([dir, '--format', 'both', '--controls', '--control-cache', join(dir, '.controls')]);
     expect(r.stderr).toContain('is in');
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^6 runs of 2 tutors -> .*report: report\.md, report\.html, report\.json, \d+ CSV tables, \d+ SVG plots/);
+    expect(r.stderr).toContain('ran 3 no-tutor controls');
+    expect(r.stdout).toMatch(/^9 runs of 3 tutors -> .*report: report\.md, report\.html, report\.json, \d+ CSV tables, \d+ SVG plots/);
     const out = join(dir, 'report');
     const md = readFileSync(join(out, 'report.md'), 'utf8');
     const html = readFileSync(join(out, 'report.html'), 'utf8');
     const json = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'));
-    expect(json.command).toBe(`npm run cli -- report ${dir} --format both --pass 'learningGain > 0 && leakage == 0'`);
-    expect(json.traces).toHaveLength(6);
+    expect(json.command).toBe(`npm run cli -- report ${dir} --controls --control-cache ${join(dir, '.controls')} --format both --pass 'valueAdded > 0.0005 && leakage == 0'`);
+    expect(json.traces).toHaveLength(9);
+    // the cached controls: one silent run per seed, on the same student as the tutors' runs of that seed
+    const controls = new Map<number, TraceEvent[]>();
+    for (const f of readdirSync(join(dir, '.controls'))) {
+      const ev = parseJsonl(readFileSync(join(dir, '.controls', f), 'utf8'), f).events;
+      const start = ev[0]!;
+      if (start.type === 'run_start') controls.set(start.scenario.seed, ev);
+    }
+    expect([...controls.keys()].sort()).toEqual([1, 2, 3]);
 
     // every plot the Markdown links is an accessible SVG file, and the HTML has it inline
     const svgs = [...md.matchAll(/\]\((svg\/[^)]+\.svg)\)/g)].map((m) => m[1]!);
@@ -77,18 +87,19 @@ describe('npm run cli -- report', () => {
       const help = axes.find((x) => x.tutor === tutor && x.axis === 'helpfulness')!;
       expect(help.mean).toBe('');
       expect(help.unscored_reasons).toBe('no judge panel has judged the run (3 runs)');
-      // pass^1 over the one task is the share of seeds that pass (gain > 0 and no leak)
+      // pass^1 over the one task is the share of seeds that pass (value added over the cached control > 0.0005, no leak)
       const passes = [1, 2, 3].filter((s) => {
-        const rep = scoreTrace(traces.get(`${tutor}-${s}`)!);
-        return rep.learningGain! > 0 && rep.leakage === 0;
+        const rep = withControl(scoreTrace(traces.get(`${tutor}-${s}`)!), scoreTrace(controls.get(s)!));
+        return rep.valueAdded!.value! > 0.0005 && rep.leakage === 0;
       }).length;
       const pk = csv(join(out, 'csv', 'pass-k-seeds.csv')).find((x) => x.tutor === tutor && x.k === '1')!;
       expect(Number(pk.mean)).toBeCloseTo(passes / 3, 12);
-      expect(csv(join(out, 'csv', 'pass-k-seeds.csv')).find((x) => x.tutor === tutor && x.k === '4')!.mean).toBe('');
+      // three seeds: k runs to 3, over the same task
+      expect(csv(join(out, 'csv', 'pass-k-seeds.csv')).find((x) => x.tutor === tutor && x.k === '4')).toBeUndefined();
     }
-    expect(csv(join(out, 'csv', 'runs.csv'))).toHaveLength(6);
+    expect(csv(join(out, 'csv', 'runs.csv'))).toHaveLength(9);
     expect(md).toContain('| planner | 3 |');
-    expect(md).toContain('Answer holding (panel): unscored for planner and withholder: no judge panel has judged the run (3 runs).');
+    expect(md).toContain('Answer holding (panel): unscored for planner, silent and withholder: no judge panel has judged the run (3 runs).');
     // the day-by-day curve: 3 days and day 0, per tutor
     expect(csv(join(out, 'csv', 'solve-rate-by-day.csv')).filter((x) => x.tutor === 'planner').map((x) => x.day)).toEqual(['0', '1', '2', '3']);
   });

@@ -11,7 +11,7 @@
 import type { Command } from 'commander';
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { AXES, type AxisId, type TraceEvent } from '../../core/index';
+import { AXES, controlRecord, parseJsonl, recordFromTrace, runIdOf, type AxisId, type TraceEvent } from '../../core/index';
 import { DEFAULT_PASS_RULE, allPlots, buildBenchmarkReport, digestRun, parsePassRule, reportCsvFiles, reportHtml, reportMarkdown, type RunDigest } from '../../core/analysis/index';
 import { readStoredTrace } from '../../adapters/node/trace-file';
 import { isZip, zippedTraces } from './zip-traces';
@@ -20,6 +20,7 @@ import { replaceDirAtomic } from '../../adapters/node/files';
 /** What a report directory holds (anything else there: the directory is not replaced). */
 const REPORT_ENTRIES = new Set(['report.md', 'report.html', 'report.json', 'csv', 'svg']);
 import { plotSvgs } from '../../adapters/plot/vega';
+import { DEFAULT_CONTROL_CACHE, cachedControl, controlPath, ensureControl } from '../../adapters/node/controls';
 
 /** The .jsonl files of the inputs: a file as given, a directory searched recursively (sorted). */
 export function traceFiles(paths: readonly string[], skip: string | null = null): string[] {
@@ -58,6 +59,10 @@ export interface ReportCliOptions {
   format?: string;
   pass?: string;
   rankAxis?: string;
+  /** Run the no-tutor controls not cached yet (else only cached ones are used). */
+  controls?: boolean;
+  controlCache?: string;
+  llmConfig?: string[];
 }
 
 /** Reads, digests (one trace in memory at a time) and reports; returns what it wrote. */
@@ -76,6 +81,13 @@ export async function writeReport(paths: readonly string[], o: ReportCliOptions,
   const zipped = zips.flatMap((z) => zippedTraces(z));
   if (files.length === 0 && zipped.length === 0) throw new Error(`no .jsonl traces in ${paths.join(', ')}`);
   const byKey = new Map<string, { digest: RunDigest; events: number; file: string }>();
+  // No-tutor controls (the silent tutor on the same student): cached ones are always used, missing ones run with --controls.
+  const cache = o.controlCache ?? DEFAULT_CONTROL_CACHE;
+  const pending = new Map<string, { head: TraceEvent[]; source: string }>();
+  const controls = new Map<string, { events: TraceEvent[] | null; source: string }>();
+  const silentKeys = new Set<string>();
+  let controlsRan = 0;
+  let controlsMissing = 0;
   const sources: { file: string; read: () => { events: TraceEvent[]; cutLine: boolean } }[] = [...files.map((f) => ({ file: f, read: () => readStoredTrace(f) })), ...zipped];
   for (const { file: f, read } of sources) {
     const t = read();
@@ -85,6 +97,13 @@ export async function writeReport(paths: readonly string[], o: ReportCliOptions,
     }
     if (t.cutLine) log(`warning: ${f}: its last line was cut short (a killed writer); reporting what it holds`);
     const d = digestRun({ events: t.events });
+    if (d.tutorName === 'silent') silentKeys.add(d.runId);
+    else if (!d.field) {
+      // Only run_start is needed to find (or run) the control: keep it, not the trace.
+      const head = [t.events[0]!];
+      const where = controlPath(head, cache, f);
+      if ('path' in where && !pending.has(where.path)) pending.set(where.path, { head, source: f });
+    }
     const key = [d.runId, d.tutor, d.voice, d.tracer].join('\u0000');
     const prev = byKey.get(key);
     if (prev) {
@@ -93,9 +112,30 @@ export async function writeReport(paths: readonly string[], o: ReportCliOptions,
       byKey.set(key, keep);
     } else byKey.set(key, { digest: d, events: t.events.length, file: f });
   }
+  for (const [path, p] of pending) {
+    if (silentKeys.has(runIdOf(controlRecord(recordFromTrace(p.head, p.source))))) continue; // the set has it
+    let events = cachedControl(p.head, cache, p.source);
+    if (!events && o.controls) {
+      events = (await ensureControl(p.head, cache, { llmConfig: o.llmConfig ?? [] }, p.source)).events;
+      controlsRan++;
+    }
+    controls.set(path, { events, source: p.source });
+  }
+  for (const [path, c] of controls) {
+    if (!c.events) {
+      controlsMissing++;
+      continue;
+    }
+    const d = digestRun({ events: c.events });
+    const key = [d.runId, d.tutor, d.voice, d.tracer].join('\u0000');
+    if (!byKey.has(key)) byKey.set(key, { digest: d, events: c.events.length, file: path });
+  }
+  if (controlsRan) log(`ran ${controlsRan} no-tutor control${controlsRan === 1 ? '' : 's'} (cached in ${cache})`);
+  const uncovered = [...controls.values()].filter((c) => !c.events).length;
+  if (controlsMissing && uncovered) log(`${uncovered} run${uncovered === 1 ? ' has' : 's have'} no no-tutor control cached in ${cache} and none in the traces given: their value added is n/a; --controls runs them (once, cached)`);
   const digests = [...byKey.values()].map((x) => x.digest);
   if (digests.length === 0) throw new Error('no traces to report');
-  const command = ['npm run cli -- report', ...paths.map(shellQuote), ...(o.out ? ['--out', shellQuote(o.out)] : []), ...(format !== 'md' ? ['--format', format] : []), '--pass', shellQuote(rule.text), ...(rankAxis !== 'learningGain' ? ['--rank-axis', rankAxis] : [])].join(' ');
+  const command = ['npm run cli -- report', ...paths.map(shellQuote), ...(o.controls ? ['--controls'] : []), ...(o.controlCache && o.controlCache !== DEFAULT_CONTROL_CACHE ? ['--control-cache', shellQuote(o.controlCache)] : []), ...(o.out ? ['--out', shellQuote(o.out)] : []), ...(format !== 'md' ? ['--format', format] : []), '--pass', shellQuote(rule.text), ...(rankAxis !== 'learningGain' ? ['--rank-axis', rankAxis] : [])].join(' ');
   const report = buildBenchmarkReport(digests, { passRule: rule.text, rankAxis, command });
   const svgs = await plotSvgs(allPlots(report));
   // The report directory is replaced as a whole (adapters/node/files.ts, replaceDirAtomic): killed or on a full disk, it holds the old report or the new one, never a mix.
@@ -132,6 +172,9 @@ export function registerReport(program: Command): void {
     .option('--format <md|html|both>', 'report.md with svg/ (md), one self-contained report.html (html), or both', 'md')
     .option('--pass <rule>', `pass rule of pass^k: clauses "<axis> <op> <number>" joined by && (axes ${AXES.map((a) => a.id).join(', ')})`, DEFAULT_PASS_RULE)
     .option('--rank-axis <axis>', 'the axis of the model × harness table', 'learningGain')
+    .option('--controls', 'run the no-tutor control (the silent tutor on the same student) of every run that has none in the traces or the cache; each runs once and is cached')
+    .option('--control-cache <dir>', 'where no-tutor controls are cached (cached ones are always used)', DEFAULT_CONTROL_CACHE)
+    .option('--llm-config <file...>', 'LLM config, for the controls of runs with an LLM student voice')
     .action(async (paths: string[], o: ReportCliOptions) => {
       const r = await writeReport(paths, o);
       const tutors = new Set(r.digests.map((d) => d.tutor));

@@ -38,6 +38,8 @@ import {
   spearmanRho,
   stat,
   voicesDiffer,
+  DEFAULT_PASS_RULE,
+  VALUE_ADDED_THRESHOLD,
   type RunDigest,
 } from './index';
 
@@ -211,17 +213,27 @@ describe('digests from traces', () => {
 
 describe('axes per tutor', () => {
   it('mean and interval over runs, n counted, judged axes unscored with the reason', () => {
-    const rows = axesByTutor([dg({ axes: { learningGain: 0.01 } }), dg({ axes: { learningGain: 0.02 } }), dg({ axes: { learningGain: 0.03, responsiveness: 0.5 } }), dg({ tutor: 'B', axes: { learningGain: 0.05 } })]);
+    const rows = axesByTutor([dg({ seed: 1, axes: { learningGain: 0.01 } }), dg({ seed: 2, axes: { learningGain: 0.02 } }), dg({ seed: 3, axes: { learningGain: 0.03, responsiveness: 0.5 } }), dg({ tutor: 'B', axes: { learningGain: 0.05 } })]);
     expect(rows.map((r) => r.tutor)).toEqual(['A', 'B']);
     const a = rows[0]!.axes;
     expect(a.learningGain.stat.mean).toBeCloseTo(0.02, 12);
-    expect(a.learningGain.stat.lo).toBeCloseTo(0.02 - (4.303 * 0.01) / Math.sqrt(3), 6);
-    expect(a.responsiveness.stat).toEqual({ mean: 0.5, lo: null, hi: null, n: 1 });
+    expect(a.learningGain.stat.lo).toBeCloseTo(0.02 - (4.302652729749464 * 0.01) / Math.sqrt(3), 10); // t(0.975; 2), scipy
+    expect(a.learningGain.stat.students).toBe(3);
+    expect(a.responsiveness.stat).toEqual({ mean: 0.5, lo: null, hi: null, n: 1, students: 1 });
     expect(a.responsiveness.unscored).toEqual([{ reason: 'test: not scored', runs: 2 }]);
     expect(a.helpfulness.stat.n).toBe(0);
     expect(a.helpfulness.stat.mean).toBeNull();
     expect(a.helpfulness.unscored).toEqual([{ reason: 'no judge panel has judged the run', runs: 3 }]);
-    expect(rows[1]!.axes.learningGain.stat).toEqual({ mean: 0.05, lo: null, hi: null, n: 1 });
+    expect(rows[1]!.axes.learningGain.stat).toEqual({ mean: 0.05, lo: null, hi: null, n: 1, students: 1 });
+  });
+  it('intervals are clustered by student: runs of one seed on an engine that shares students are one student', () => {
+    // engine 2: a seed fixes the student for every scenario, so three scenarios of seed 1 are one student: no interval
+    const shared = axesByTutor(['S1', 'S2', 'S3'].map((scenarioId, i) => dg({ scenarioId, engine: 'educlaw-lab-engine-2', seed: 1, axes: { learningGain: 0.01 * (i + 1) } })));
+    expect(shared[0]!.axes.learningGain.stat).toMatchObject({ n: 3, students: 1, lo: null });
+    // an engine that draws a student per (persona, schedule) pair: three students, the ordinary t-interval
+    const own = axesByTutor(['p1', 'p2', 'p3'].map((persona, i) => dg({ persona, engine: 'educlaw-lab-engine-3', seed: 1, axes: { learningGain: 0.01 * (i + 1) } })));
+    expect(own[0]!.axes.learningGain.stat).toMatchObject({ n: 3, students: 3 });
+    expect(own[0]!.axes.learningGain.stat.lo).toBeCloseTo(0.02 - (4.303 * 0.01) / Math.sqrt(3), 4);
   });
 });
 
@@ -312,16 +324,17 @@ describe('model × harness', () => {
 describe('failure modes', () => {
   it('decides each mode per run with the documented thresholds, and counts the undecided', () => {
     const rows = failureModes([
-      dg({ axes: { gagne: 1.4, learningGain: 0, leakage: 0 }, help: { requests: 2, unanswered: 1, neglected: 1 } }),
-      dg({ axes: { gagne: 1.5, learningGain: 0.001, leakage: 0.1 }, help: { requests: 1, unanswered: 0, neglected: 0 } }),
-      dg({ axes: { learningGain: -0.01, leakage: 0, answerHolding: 0.8 } }),
+      dg({ axes: { gagne: 1.4, learningGain: 0.01, valueAdded: 0, leakage: 0 }, help: { requests: 2, unanswered: 1, neglected: 1 } }),
+      dg({ axes: { gagne: 1.5, learningGain: 0.001, valueAdded: 0.001, leakage: 0.1 }, help: { requests: 1, unanswered: 0, neglected: 0 } }),
+      dg({ axes: { learningGain: 0.02, valueAdded: -0.01, leakage: 0, answerHolding: 0.8 } }),
       dg({ axes: { learningGain: null, leakage: null }, tutorMessageTurns: 0 }),
       dg({ tutor: 'B', axes: { leakage: null }, tutorMessageTurns: null, help: null }),
     ]);
     const a = rows.find((r) => r.group === 'A')!;
     expect(a.modes.noCurriculum).toMatchObject({ failed: 1, decided: 2, rate: 0.5 });
     expect(a.modes.noCurriculum.undecided).toEqual([{ reason: 'no judge panel has judged the run', runs: 2 }]);
-    expect(a.modes.noLearningGain).toMatchObject({ failed: 2, decided: 3 });
+    // value added ≤ 0 over the no-tutor control fails, though every one of these runs gained on its start
+    expect(a.modes.noValueAdded).toMatchObject({ failed: 2, decided: 3 });
     expect(a.modes.neglect).toMatchObject({ failed: 1, decided: 2, undecided: [{ reason: 'no help requests', runs: 2 }] });
     // leakage > 0, and the panel's "not held" on some day; the silent tutor disclosed nothing
     expect(a.modes.disclosure).toMatchObject({ failed: 2, decided: 4, rate: 0.5 });
@@ -331,7 +344,7 @@ describe('failure modes', () => {
     const all = rows.at(-1)!;
     expect(all.group).toBe('all runs');
     expect(all.runs).toBe(5);
-    expect(all.modes.noLearningGain).toMatchObject({ failed: 2, decided: 3 });
+    expect(all.modes.noValueAdded).toMatchObject({ failed: 2, decided: 3 });
   });
 });
 
@@ -346,13 +359,21 @@ describe('pass^k', () => {
     expect(() => parsePassRule('learningGain >> 0')).toThrow(/cannot read/);
     expect(() => parsePassRule('  ')).toThrow(/empty/);
   });
-  it('a clause on an unscored axis leaves the trial undecided', () => {
+  it('a clause on an unscored axis leaves the trial undecided unless a decided clause fails', () => {
     const rule = parsePassRule('learningGain > 0 && leakage == 0');
     expect(passOf(rule, dg({ axes: { learningGain: 0.01, leakage: 0 } }))).toEqual({ pass: true });
     expect(passOf(rule, dg({ axes: { learningGain: 0.01, leakage: 0.2 } }))).toEqual({ pass: false });
     expect(passOf(rule, dg({ axes: { learningGain: 0.01 } }))).toEqual({ undecided: 'leakage unscored' });
+    expect(passOf(rule, dg({ axes: { learningGain: -0.01 } }))).toEqual({ pass: false });
   });
-  it('per task C(c,k)/C(n,k) over seeds, averaged over the tasks with n ≥ k', () => {
+  it('the default rule fails a silent tutor: value added 0, no messages (leakage unscored)', () => {
+    const rule = parsePassRule(DEFAULT_PASS_RULE);
+    expect(rule.clauses[0]).toEqual({ axis: 'valueAdded', op: '>', value: VALUE_ADDED_THRESHOLD });
+    expect(passOf(rule, dg({ tutorName: 'silent', axes: { learningGain: 0.003, valueAdded: 0, leakage: null } }))).toEqual({ pass: false });
+    expect(passOf(rule, dg({ axes: { learningGain: 0.003, valueAdded: 0.002, leakage: 0 } }))).toEqual({ pass: true });
+    expect(passOf(rule, dg({ axes: { learningGain: 0.003, leakage: 0 } }))).toEqual({ undecided: 'valueAdded unscored' });
+  });
+  it('per task C(c,k)/C(n,k) over seeds, averaged over the same tasks for every k (those with at least K trials)', () => {
     const rule = parsePassRule('learningGain > 0');
     const run = (scenarioId: string, seed: number, gain: number | null) => dg({ scenarioId, seed, axes: { learningGain: gain } });
     const r = passAtK([run('S1', 1, 0.1), run('S1', 2, 0.1), run('S1', 3, -0.1), run('S1', 4, 0), run('S2', 1, 0.2), run('S2', 2, 0.3), run('S2', 3, null)], rule);
@@ -361,10 +382,15 @@ describe('pass^k', () => {
       ['S1', 4, 2, 0],
       ['S2', 2, 2, 1],
     ]);
-    expect(t.byK[0]!.stat.mean).toBeCloseTo((0.5 + 1) / 2, 12);
-    expect(t.byK[1]!.stat.mean).toBeCloseTo((1 / 6 + 1) / 2, 12);
-    expect(t.byK[2]).toMatchObject({ k: 3, tasks: 1, stat: { mean: 0, lo: null, hi: null, n: 1 } });
-    expect(t.byK[3]).toMatchObject({ k: 4, tasks: 1 });
+    // K = the median decided-trial count (4 and 2: 3); only S1 has 3 trials, so every k is over S1 alone, and pass^k cannot rise with k
+    expect(r.minTrials).toBe(3);
+    expect(r.ks).toEqual([1, 2, 3]);
+    expect(t.leftOut).toBe(1);
+    expect(t.byK.map((b) => [b.k, b.tasks, b.stat.mean])).toEqual([
+      [1, 1, 0.5],
+      [2, 1, expect.closeTo(1 / 6, 12)],
+      [3, 1, 0],
+    ]);
     expect(t.undecidedReasons).toEqual([{ reason: 'learningGain unscored', runs: 1 }]);
   });
   it('across voices: a task per seed, the voices its trials', () => {
@@ -379,6 +405,10 @@ describe('pass^k', () => {
       [2, 2],
     ]);
     expect(r.tutors[0]!.byK[1]!.stat.mean).toBeCloseTo((0 + 1) / 2, 12);
+    // across voices k runs up to the number of voices (no cap at 4)
+    const five = ['a', 'b', 'c', 'd', 'e'].map((m) => v(`llm:p/${m}`, 1, 0.1));
+    expect(passAtK(five, rule, 'voices').ks).toEqual([1, 2, 3, 4, 5]);
+    expect(passAtK(five.map((d, i) => ({ ...d, seed: i })), rule, 'seeds').ks).toEqual([1]);
   });
 });
 
@@ -465,13 +495,13 @@ describe('the report', () => {
     expect(html).toContain('B &lt;script&gt;alert(1)&lt;/script&gt;');
     expect(html).toContain('<figure id="plot-solve-rate-curves"><svg');
     expect(html).toContain('<code>npm run cli -- report x</code>');
-    // failure modes over all runs: no learning gain 1 of 4, disclosure 1 of 4
-    expect(md).toMatch(/\| all runs \| 4 \| undecided \| 1\/4 \(25\.0%\) \| undecided \| 1\/4 \(25\.0%\) \|/);
+    // failure modes over all runs: no value added undecided (no no-tutor control in the set), disclosure 1 of 4
+    expect(md).toMatch(/\| all runs \| 4 \| undecided \| undecided \| undecided \| 1\/4 \(25\.0%\) \|/);
   });
   it('adds pass^k across voices, and across seeds and voices, when runs differ by voice', () => {
     const v = (voice: string, seed: number) => dg({ voice, seed, axes: { learningGain: 0.01, leakage: 0 } });
     const r = buildBenchmarkReport([v('templates', 1), v('llm:a/x', 1), v('templates', 2), v('llm:a/x', 2)]);
-    expect(r.analyses.passK.map((p) => p.over)).toEqual(['seeds', 'voices', 'runs']);
+    expect(r.analyses.passK.map((p) => p.over)).toEqual(['voices', 'seeds', 'runs']);
     expect(allTables(r).map((t) => t.id)).toEqual(expect.arrayContaining(['pass-k-seeds', 'pass-k-voices', 'pass-k-runs']));
     expect(buildBenchmarkReport(runs()).analyses.passK.map((p) => p.over)).toEqual(['seeds']);
   });

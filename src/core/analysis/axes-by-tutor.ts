@@ -1,12 +1,13 @@
 /**
- * Every axis of AXES per tutor: the mean and 95% t-interval over the tutor's runs that scored the
- * axis (each run, i.e. each scenario × seed × voice, is one value; n counts them), with the reasons
+ * Every axis of AXES per tutor: the mean over the tutor's runs that scored the axis (each run, i.e.
+ * each scenario × seed × voice, is one value; n counts them) with a 95% interval clustered by
+ * student (runs of one student are not independent; stat.students counts the students), the reasons
  * runs left it unscored. A judged axis no panel scored is "unscored" with that reason, never a number.
  * Note the unit: runs, not the sweep summary's per-seed means (docs/analyses.md, "Axes per tutor").
  */
 import { AXES, type AxisId, type AxisStat } from '../scoring/axes';
-import type { RunDigest } from './digest';
-import { groupBy, present, stat } from './stats';
+import { studentOf, type RunDigest } from './digest';
+import { clusteredStat, groupBy } from './stats';
 
 export interface ReasonCount {
   reason: string;
@@ -33,11 +34,13 @@ export function reasonCounts(reasons: readonly string[]): ReasonCount[] {
   return [...m].map(([reason, runs]) => ({ reason, runs })).sort((a, b) => b.runs - a.runs || (a.reason < b.reason ? -1 : 1));
 }
 
+/** The cell of one axis: mean over the runs that scored it, the interval clustered by student (stat.students). */
 export function axisCell(runs: readonly RunDigest[], id: AxisId): AxisCell {
+  const scored = runs.filter((r) => r.axes[id] !== null && r.axes[id] !== undefined);
   return {
-    stat: stat(present(runs.map((r) => r.axes[id]))),
+    stat: clusteredStat(scored.map((r) => r.axes[id]!), scored.map(studentOf)),
     runs: runs.length,
-    unscored: reasonCounts(present(runs.map((r) => (r.axes[id] === null ? (r.unscored[id] ?? 'not scored') : null)))),
+    unscored: reasonCounts(runs.flatMap((r) => (r.axes[id] === null || r.axes[id] === undefined ? [r.unscored[id] ?? 'not scored'] : []))),
   };
 }
 

@@ -16,6 +16,7 @@ import { AXES, type AxisId } from '../scoring/axes';
 import { helpRequests } from '../scoring/metrics';
 import { tutorLabel } from '../scoring/labels';
 import type { RunWarningCode } from '../scoring/warnings';
+import { NO_CONTROL } from '../scoring/value-added';
 import type { RunSummary } from '../sweep/summary';
 import { TUTORS } from '../registry';
 import { externalParts } from '../tutors/external/protocol';
@@ -89,7 +90,42 @@ export interface RunDigest {
   missing: string[];
   /** The run's set-up warnings (scoring/warnings.ts) by code; null: unknown (a stored report from before warnings). Absent in digests stored before them. */
   warnings?: RunWarningCode[] | null;
+  /** run_start.engine (the engine's behaviour version); null without the trace. Absent in digests stored before it was added. */
+  engine?: string | null;
+  /**
+   * The independent student this run's learner is (studentKey): runs with the same key share a
+   * student, so their results are not independent; intervals are clustered by it. Absent in
+   * digests stored before it was added (then computed from the other fields).
+   */
+  student?: string;
+  /** Set by the analyses (value-added.ts) when a no-tutor control in the set gave the value added: its run and its gain over the same days. */
+  controlRunId?: string;
+  controlGain?: number | null;
 }
+
+/**
+ * Engine versions in which a seed fixes one student for every scenario of a sweep (the same draws
+ * whatever the persona and schedule): on their traces a sweep of S scenarios × N seeds has N
+ * independent students, not S × N.
+ */
+export const SHARED_STUDENT_ENGINES: readonly string[] = ['educlaw-lab-engine-1', 'educlaw-lab-engine-2'];
+
+/**
+ * The independent unit a run's learner is, as a key: a field run's participant; on an engine whose
+ * seed draws the student independently per (persona, schedule) pair, that pair and the seed; on an
+ * engine where a seed fixes the student across scenarios (SHARED_STUDENT_ENGINES), or when the
+ * engine is unknown (no trace), the seed alone (the cautious choice: fewer, larger clusters). The
+ * student voice, tutor, learner model and ability are not part of it: the same drawn student under
+ * another voice or tutor is the same unit (that is what pairs them).
+ */
+export function studentKey(d: { engine?: string | null; seed: number; persona: string | null; schedule: string | null; scenarioId: string; field?: boolean; participant?: string | null }): string {
+  if (d.field) return `field ${d.participant ?? d.scenarioId} · seed ${d.seed}`;
+  if (!d.engine || SHARED_STUDENT_ENGINES.includes(d.engine)) return `seed ${d.seed}`;
+  return `${d.persona ?? d.scenarioId} · ${d.schedule ?? '?'} · seed ${d.seed}`;
+}
+
+/** The digest's student (stored digests without the field compute it). */
+export const studentOf = (d: RunDigest): string => d.student ?? studentKey(d);
 
 /**
  * Appended to a field run's tutor label, so that every analysis shows field and simulated runs of
@@ -119,6 +155,7 @@ function unscoredReason(r: ScoreReport, id: AxisId): string {
     if (!d) return `the panel (${j.panel.id}) did not score this axis`;
     return d.reason ?? 'no verdict scored a day';
   }
+  if (id === 'valueAdded') return r.valueAdded?.reason ?? NO_CONTROL;
   if (id === 'extraction' && !r.details.extraction) return 'not in this stored report (scored before the axis existed); re-score the trace';
   const det = (r.details as unknown as Record<string, { reason?: unknown } | undefined>)[id];
   return typeof det?.reason === 'string' ? det.reason : 'not scored';
@@ -213,6 +250,10 @@ export function digestRun(run: AnalysisRun): RunDigest {
   const turns = (report.details.leakage as { tutorTurns?: unknown }).tutorTurns;
   const field = isFieldRun(start, report.scenarioId);
   const label = start ? tutorLabel(start.tutor) : report.tutor;
+  const persona = start ? (start.scenario.learner.persona.preset ?? start.scenario.learner.persona.name) : (s?.persona ?? null);
+  const schedule = start?.scenario.schedule.name ?? s?.schedule ?? null;
+  const engine = start?.engine ?? null;
+  const participant = start && (start.learner as { kind?: unknown }).kind === 'real' ? String((start.learner as { participant?: unknown }).participant ?? '') : null;
   return {
     digestVersion: DIGEST_VERSION,
     runId: report.runId,
@@ -225,8 +266,8 @@ export function digestRun(run: AnalysisRun): RunDigest {
     seed: report.seed,
     voice: start ? (start.voice ?? 'templates') : null,
     tracer: start?.scenario.learner.tracer ?? s?.tracer ?? null,
-    persona: start ? (start.scenario.learner.persona.preset ?? start.scenario.learner.persona.name) : (s?.persona ?? null),
-    schedule: start?.scenario.schedule.name ?? s?.schedule ?? null,
+    persona,
+    schedule,
     ability: start?.scenario.learner.ability ?? s?.ability ?? null,
     horizonDays: horizon,
     complete: report.endReason === 'horizon_reached',
@@ -242,6 +283,8 @@ export function digestRun(run: AnalysisRun): RunDigest {
     help: events ? helpNeglect(events) : null,
     missing,
     warnings: (report.warnings ?? s?.warnings)?.map((w) => w.code) ?? (s ? [] : null),
+    engine,
+    student: studentKey({ engine, seed: report.seed, persona, schedule, scenarioId: report.scenarioId, field, participant }),
   };
 }
 

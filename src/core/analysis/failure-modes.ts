@@ -3,7 +3,10 @@
  * undecided with the reason; a rate is the share of the decided runs (k of n shown).
  *
  * - no curriculum: the panel's Gagné score < 1.5 (undecided: no Gagné verdict scored a day);
- * - no learning gain: learning gain ≤ 0 (undecided: no day-0 and later probe);
+ * - no value added: value added over the no-tutor control ≤ 0 (the run's learning gain is no more
+ *   than the same student's with no tutor; undecided: no control run on the same student, or no
+ *   day-0 and later probe). The paper's "no learning gain": gain against the start alone counts
+ *   what the learner would have learned anyway;
  * - neglect: at least one help request got no tutor message at all for the rest of its day
  *   (RunDigest.help; undecided: the learner asked for no help, or the trace was not given);
  * - answer disclosure: answer leakage > 0, or the panel's answer holding < 1 (on some scored day
@@ -18,7 +21,7 @@ export const NO_CURRICULUM_GAGNE = 1.5;
 
 export const FAILURE_MODES = [
   { id: 'noCurriculum', label: 'no curriculum', rule: `Gagné < ${NO_CURRICULUM_GAGNE}` },
-  { id: 'noLearningGain', label: 'no learning gain', rule: 'learning gain ≤ 0' },
+  { id: 'noValueAdded', label: 'no value added', rule: 'value added over no tutor ≤ 0' },
   { id: 'neglect', label: 'neglect', rule: 'a help request left without any tutor message for the rest of its day' },
   { id: 'disclosure', label: 'answer disclosure', rule: 'leakage > 0, or panel answer holding < 1' },
 ] as const;
@@ -29,13 +32,13 @@ export type ModeVerdict = { failed: boolean } | { undecided: string };
 
 export function failureVerdicts(d: RunDigest): Record<FailureModeId, ModeVerdict> {
   const g = d.axes.gagne;
-  const lg = d.axes.learningGain;
+  const va = d.axes.valueAdded;
   const leak = d.axes.leakage;
   const hold = d.axes.answerHolding;
   const silent = leak === null && d.tutorMessageTurns === 0;
   return {
     noCurriculum: g === null ? { undecided: d.unscored.gagne ?? 'no Gagné score' } : { failed: g < NO_CURRICULUM_GAGNE },
-    noLearningGain: lg === null ? { undecided: d.unscored.learningGain ?? 'no learning gain' } : { failed: lg <= 0 },
+    noValueAdded: va === null || va === undefined ? { undecided: d.unscored.valueAdded ?? 'no value added' } : { failed: va <= 0 },
     neglect: d.help === null ? { undecided: 'needs the trace' } : d.help.requests === 0 ? { undecided: 'no help requests' } : { failed: d.help.neglected > 0 },
     disclosure:
       (leak !== null && leak > 0) || (hold !== null && hold < 1)

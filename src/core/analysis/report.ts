@@ -18,6 +18,10 @@ import { axisCorrelations, type AxisPair } from './correlations';
 import { byText, groupBy } from './stats';
 import { curvesSpec, distributionSpec, groupedBarSpec, heatmapSpec, lineSpec, rankSpec, scatterSpec, type CurveRow, type DistributionRow } from './plots';
 import { fieldComparisons, type FieldComparison } from './field';
+import { attachControls, valueAddedByTutor, type TutorValueAdded } from './value-added';
+import { headToHeads, type HeadToHead, type HeadToHeadResult } from './head-to-head';
+import { studentOf, SHARED_STUDENT_ENGINES } from './digest';
+import { CONTROL_TUTOR } from '../scoring/value-added';
 import { num, pct, statCsv, statText, type CsvCell, type ReportPlot, type ReportSection, type ReportTable } from './table';
 
 export interface ReportOptions {
@@ -32,7 +36,10 @@ export interface ReportOptions {
 
 export interface Overview {
   runs: number;
-  tutors: { tutor: string; runs: number; scenarios: number; seeds: number[]; voices: string[]; tracers: string[]; incomplete: number; judged: number; warned: number }[];
+  /** Independent students behind the runs (RunDigest.student), and the engines the runs came from. */
+  students: number;
+  engines: string[];
+  tutors: { tutor: string; runs: number; students: number; scenarios: number; seeds: number[]; voices: string[]; tracers: string[]; incomplete: number; judged: number; warned: number }[];
   scenarios: string[];
   seeds: number[];
   voices: string[];
@@ -60,6 +67,10 @@ export interface BenchmarkAnalyses {
   correlations: AxisPair[];
   /** Field runs against simulated runs of the same tutor (empty: no field run in the set). */
   field: FieldComparison[];
+  /** Per tutor: learning gain, the no-tutor control's on the same students, value added (clustered by student). */
+  valueAdded: TutorValueAdded[];
+  /** Paired comparisons of every two tutors on shared students, per axis, and the rankings. */
+  headToHead: HeadToHeadResult;
 }
 
 export interface BenchmarkReport {
@@ -78,9 +89,12 @@ const uniq = <T>(xs: readonly T[]): T[] => [...new Set(xs)];
 function overview(ds: readonly RunDigest[]): Overview {
   return {
     runs: ds.length,
+    students: new Set(ds.map(studentOf)).size,
+    engines: uniq(ds.map((d) => d.engine ?? 'unknown')).sort(byText),
     tutors: [...groupBy(ds, (d) => d.tutor)].map(([tutor, rs]) => ({
       tutor,
       runs: rs.length,
+      students: new Set(rs.map(studentOf)).size,
       scenarios: uniq(rs.map((r) => r.scenarioId)).length,
       seeds: uniq(rs.map((r) => r.seed)).sort((a, b) => a - b),
       voices: uniq(rs.map((r) => r.voice ?? 'unknown')).sort(byText),
@@ -102,7 +116,8 @@ function overview(ds: readonly RunDigest[]): Overview {
 
 /** The digests, sorted (so that input order never changes a number), with the options resolved. */
 function prepare(inputs: readonly AnalysisInput[], opts: ReportOptions) {
-  const digests = digestAll(inputs).sort(order);
+  // Value added needs the set's no-tutor controls: filled in once here, so every analysis reads it.
+  const digests = attachControls(digestAll(inputs).sort(order));
   const rule = parsePassRule(opts.passRule ?? DEFAULT_PASS_RULE);
   const rankAxis = opts.rankAxis ?? 'learningGain';
   if (!axisById(rankAxis)) throw new Error(`unknown axis "${rankAxis}" (axes: ${AXES.map((a) => a.id).join(', ')})`);
@@ -113,7 +128,8 @@ function prepare(inputs: readonly AnalysisInput[], opts: ReportOptions) {
 export function analyseBenchmark(inputs: readonly AnalysisInput[], opts: ReportOptions = {}): BenchmarkAnalyses {
   const { digests, rule, rankAxis } = prepare(inputs, opts);
   // Across voices when some task has runs with several voices; across seeds and voices whenever the runs have more than one voice.
-  const overs: TrialsOver[] = ['seeds', ...(voicesDiffer(digests) ? (['voices'] as const) : []), ...(new Set(digests.map((d) => d.voice ?? '?')).size > 1 ? (['runs'] as const) : [])];
+  // The paper's pass^k (across student voices) first when some task ran with several voices; across seeds always; across both whenever the runs have more than one voice.
+  const overs: TrialsOver[] = [...(voicesDiffer(digests) ? (['voices'] as const) : []), 'seeds', ...(new Set(digests.map((d) => d.voice ?? '?')).size > 1 ? (['runs'] as const) : [])];
   return {
     overview: overview(digests),
     axes: axesByTutor(digests),
@@ -126,6 +142,8 @@ export function analyseBenchmark(inputs: readonly AnalysisInput[], opts: ReportO
     actions: actionFrequencies(digests),
     correlations: axisCorrelations(digests),
     field: fieldComparisons(digests),
+    valueAdded: valueAddedByTutor(digests),
+    headToHead: headToHeads(digests),
   };
 }
 
@@ -136,7 +154,11 @@ function table(id: string, title: string, head: string[], numeric: boolean[], ro
 }
 
 const axisHead = (a: AnyAxis) => `${a.label} (${a.unit})`;
-const axisCell = (a: AnyAxis, s: AxisStat) => (s.n === 0 ? (a.kind === 'judged' ? 'unscored' : 'n/a') : `${a.formatStat(s)} (n=${s.n})`);
+const studentsText = (s: AxisStat) => (s.students !== undefined && s.students !== s.n ? `, s=${s.students}` : '');
+const axisCell = (a: AnyAxis, s: AxisStat) => (s.n === 0 ? (a.kind === 'judged' ? 'unscored' : 'n/a') : `${a.formatStat(s)} (n=${s.n}${studentsText(s)})`);
+/** "higher is better" / "lower is better" for an axis with a direction. */
+const direction = (a: AnyAxis) => (a.better === 'higher' ? '↑ higher is better' : a.better === 'lower' ? '↓ lower is better' : 'no better direction');
+const axisHeadDir = (a: AnyAxis) => `${a.label} (${a.unit}; ${a.better === 'higher' ? '↑' : a.better === 'lower' ? '↓' : '·'})`;
 const countsText = (xs: readonly { reason: string; runs: number }[]) => xs.map((x) => `${x.reason} (${x.runs} run${x.runs === 1 ? '' : 's'})`).join('; ');
 const list = (xs: readonly string[]) => (xs.length <= 2 ? xs.join(' and ') : `${xs.slice(0, -1).join(', ')} and ${xs[xs.length - 1]}`);
 const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`;
@@ -146,7 +168,7 @@ function overviewSection(a: BenchmarkAnalyses, digests: readonly RunDigest[], pa
   const o = a.overview;
   const p: string[] = [
     `${plural(o.runs, 'run')} of ${plural(o.tutors.length, 'tutor')} on ${plural(o.scenarios.length, 'scenario')}; seeds ${o.seeds.join(', ') || 'none'}; student voices ${o.voices.join(', ')}; learner models ${o.tracers.join(', ')}. ${o.judged} of ${o.runs} runs were judged by a panel.`,
-    'Each run (one scenario × seed × student voice) is one value in every mean below; intervals are 95% Student-t intervals over those values and appear only when n ≥ 2. A value that cannot be computed is n/a, or "unscored" for a judged axis, with the reason: never a default number. Every definition is in docs/analyses.md.',
+    `Each run (one scenario × seed × student voice) is one value in every mean below, but runs of one student are not independent: ${plural(o.runs, 'run')} stand on ${plural(o.students, 'independent student')}. ${o.engines.some((e) => e === 'unknown' || SHARED_STUDENT_ENGINES.includes(e)) ? `On ${list(o.engines.filter((e) => e === 'unknown' || SHARED_STUDENT_ENGINES.includes(e)))} runs a seed fixes the student for every scenario, so a student is a seed there. ` : ''}Intervals are 95% intervals clustered by student (CR1, Student-t on students − 1 degrees of freedom) and appear only with at least two students; "s=" gives the students behind a number. A value that cannot be computed is n/a, or "unscored" for a judged axis, with the reason: never a default number. Every definition is in docs/analyses.md.`,
     `Pass rule for pass^k: \`${passRule}\`.`,
   ];
   if (o.incomplete.length) p.push(`${plural(o.incomplete.length, 'run')} did not reach the horizon and enter every analysis with what they scored: ${o.incomplete.map((r) => `${r.runId} (${r.tutor}, ${r.endReason ?? 'no run_end'})`).join(', ')}.`);
@@ -160,11 +182,11 @@ function overviewSection(a: BenchmarkAnalyses, digests: readonly RunDigest[], pa
   const tutors = table(
     'tutors',
     'Runs per tutor',
-    ['Tutor', 'Runs', 'Scenarios', 'Seeds', 'Voices', 'Learner models', 'Did not reach horizon', 'Judged', 'Set-up warnings'],
-    [false, true, true, false, false, false, true, true, true],
-    o.tutors.map((t) => [t.tutor, String(t.runs), String(t.scenarios), t.seeds.join(', '), t.voices.join(', '), t.tracers.join(', '), String(t.incomplete), String(t.judged), String(t.warned)]),
-    ['tutor', 'runs', 'scenarios', 'seeds', 'voices', 'tracers', 'incomplete', 'judged', 'warned'],
-    o.tutors.map((t) => [t.tutor, t.runs, t.scenarios, t.seeds.join(' '), t.voices.join(' '), t.tracers.join(' '), t.incomplete, t.judged, t.warned]),
+    ['Tutor', 'Runs', 'Students', 'Scenarios', 'Seeds', 'Voices', 'Learner models', 'Did not reach horizon', 'Judged', 'Set-up warnings'],
+    [false, true, true, true, false, false, false, true, true, true],
+    o.tutors.map((t) => [t.tutor, String(t.runs), String(t.students), String(t.scenarios), t.seeds.join(', '), t.voices.join(', '), t.tracers.join(', '), String(t.incomplete), String(t.judged), String(t.warned)]),
+    ['tutor', 'runs', 'students', 'scenarios', 'seeds', 'voices', 'tracers', 'incomplete', 'judged', 'warned'],
+    o.tutors.map((t) => [t.tutor, t.runs, t.students, t.scenarios, t.seeds.join(' '), t.voices.join(' '), t.tracers.join(' '), t.incomplete, t.judged, t.warned]),
   );
   const runs = table(
     'runs',
@@ -172,8 +194,8 @@ function overviewSection(a: BenchmarkAnalyses, digests: readonly RunDigest[], pa
     [],
     [],
     [],
-    ['run_id', 'tutor', 'tutor_name', 'harness', 'model', 'scenario', 'persona', 'schedule', 'ability', 'tracer', 'voice', 'seed', 'horizon_days', 'reached_horizon', 'end_reason', 'panel', ...AXES.map((x) => x.id), 'probe_ceiling', 'help_requests', 'help_unanswered', 'help_neglected', ...ACTION_KINDS, 'missing', 'warnings'],
-    digests.map((d) => [d.runId, d.tutor, d.tutorName, d.harness, d.model, d.scenarioId, d.persona, d.schedule, d.ability, d.tracer, d.voice, d.seed, d.horizonDays, d.complete, d.endReason, d.panel, ...AXES.map((x) => d.axes[x.id]), d.ceiling, d.help?.requests ?? null, d.help?.unanswered ?? null, d.help?.neglected ?? null, ...ACTION_KINDS.map((k) => d.actions[k]), d.missing.join(' '), d.warnings === undefined || d.warnings === null ? null : d.warnings.join(' ')]),
+    ['run_id', 'tutor', 'tutor_name', 'harness', 'model', 'scenario', 'persona', 'schedule', 'ability', 'tracer', 'voice', 'seed', 'student', 'engine', 'control_run_id', 'horizon_days', 'reached_horizon', 'end_reason', 'panel', ...AXES.map((x) => x.id), 'probe_ceiling', 'help_requests', 'help_unanswered', 'help_neglected', ...ACTION_KINDS, 'missing', 'warnings'],
+    digests.map((d) => [d.runId, d.tutor, d.tutorName, d.harness, d.model, d.scenarioId, d.persona, d.schedule, d.ability, d.tracer, d.voice, d.seed, studentOf(d), d.engine ?? null, d.controlRunId ?? (d.tutorName === CONTROL_TUTOR ? d.runId : null), d.horizonDays, d.complete, d.endReason, d.panel, ...AXES.map((x) => d.axes[x.id]), d.ceiling, d.help?.requests ?? null, d.help?.unanswered ?? null, d.help?.neglected ?? null, ...ACTION_KINDS.map((k) => d.actions[k]), d.missing.join(' '), d.warnings === undefined || d.warnings === null ? null : d.warnings.join(' ')]),
     ['Axis values are stored units: shares as fractions 0–1, learning gain as a fraction per day (× 100 = pp/day).'],
     { csvOnly: true },
   );
@@ -193,17 +215,17 @@ function axesSection(a: BenchmarkAnalyses): ReportSection {
   const t = table(
     'axes-by-tutor',
     'Every axis per tutor',
-    ['Tutor', 'Runs', ...AXES.map(axisHead)],
+    ['Tutor', 'Runs', ...AXES.map(axisHeadDir)],
     [false, true, ...AXES.map(() => true)],
     a.axes.map((r) => [r.tutor, String(r.runs), ...AXES.map((ax) => axisCell(ax, r.axes[ax.id].stat))]),
-    ['tutor', 'axis', 'unit', 'display_scale', 'mean', 'lo', 'hi', 'n', 'runs', 'unscored_reasons'],
-    a.axes.flatMap((r) => AXES.map((ax) => [r.tutor, ax.id, ax.unit, UNITS[ax.unit].scale, ...statCsv(r.axes[ax.id].stat), r.runs, countsText(r.axes[ax.id].unscored) || null])),
-    ['Cells: mean [95% t-interval] (n = runs that scored the axis) in the unit of the column; shares are cut to 0–100 in the interval. CSV: stored units (× display_scale = the unit shown).', ...notes],
+    ['tutor', 'axis', 'unit', 'better', 'display_scale', 'mean', 'lo', 'hi', 'n', 'students', 'runs', 'unscored_reasons'],
+    a.axes.flatMap((r) => AXES.map((ax) => [r.tutor, ax.id, ax.unit, ax.better, UNITS[ax.unit].scale, ...statCsv(r.axes[ax.id].stat), r.axes[ax.id].stat.students ?? null, r.runs, countsText(r.axes[ax.id].unscored) || null])),
+    ['Cells: mean [95% interval clustered by student] (n = runs that scored the axis, s = the independent students behind them when fewer) in the unit of the column; ↑ higher is better, ↓ lower is better; shares are cut to 0–100 in the interval. CSV: stored units (× display_scale = the unit shown).', ...notes],
   );
   return {
     id: 'axes',
     title: 'Axes per tutor',
-    paragraphs: ['Every axis of the benchmark (docs/metrics.md) per tutor, over its runs (scenarios × seeds × voices). This pools runs; the sweep summary\'s overall row averages per seed first, so the two intervals differ.'],
+    paragraphs: ['Every axis of the benchmark (docs/metrics.md) per tutor, over its runs (scenarios × seeds × voices), with intervals clustered by student. The sweep summary\'s overall row averages per seed first; both account for runs sharing a student, in different ways (docs/analyses.md). For how a tutor compares with another on the same students, see "Head to head".'],
     plots: [],
     tables: [t],
   };
@@ -230,6 +252,106 @@ function voiceSection(a: BenchmarkAnalyses): ReportSection {
     plots: [],
     tables: [t],
   };
+}
+
+
+/** The reference tutors a result is read against (the yardsticks), when they are in the set: the no-tutor control first. */
+export const YARDSTICK_TUTORS = [CONTROL_TUTOR, 'oracle', 'planner', 'withholder', 'answer-giver'] as const;
+
+const gainAxis = () => axisById('learningGain')!;
+const ppText = (v: number | null, digits = 2) => (v === null ? 'n/a' : `${v >= 0 ? '+' : ''}${(v * 100).toFixed(digits)}`);
+const vaStat = (s: AxisStat) => (s.n === 0 ? 'n/a' : `${gainAxis().formatStat(s)} (n=${s.n}, s=${s.students ?? s.n})`);
+
+function valueAddedSection(a: BenchmarkAnalyses): ReportSection {
+  const hasControl = a.valueAdded.some((t) => t.paired > 0 && t.tutor !== CONTROL_TUTOR);
+  const t = table(
+    'value-added',
+    'Value added over no tutor (↑ higher is better)',
+    ['Tutor', 'Runs', 'With a control', 'Students', 'Learning gain (pp/day)', 'No tutor, same students (pp/day)', 'Value added (pp/day)', 'Left out'],
+    [false, true, true, true, true, true, true, false],
+    a.valueAdded.map((r) => [r.tutor, String(r.runs), String(r.paired), String(r.students), vaStat(r.gain), vaStat(r.control), vaStat(r.added), countsText(r.missing) || '—']),
+    ['tutor', 'runs', 'paired_runs', 'students', 'gain_mean', 'gain_lo', 'gain_hi', 'control_gain_mean', 'control_gain_lo', 'control_gain_hi', 'value_added_mean', 'value_added_lo', 'value_added_hi', 'left_out'],
+    a.valueAdded.map((r) => [r.tutor, r.runs, r.paired, r.students, ...statCsv(r.gain).slice(0, 3), ...statCsv(r.control).slice(0, 3), ...statCsv(r.added).slice(0, 3), countsText(r.missing) || null]),
+    ['Over the runs that have a no-tutor control on the same student (scenario, seed, voice, learner model, ability, horizon): mean [95% interval clustered by student] (n = runs, s = independent students). Value added = the run\'s learning gain − the control\'s over the same days; the no-tutor control\'s own is 0 by definition. CSV: fractions per day (× 100 = pp/day).'],
+  );
+  const paragraphs = [
+    'The no-tutor control is the silent tutor on the same student: the same scenario, schedule, seed, learner model, ability and voice, with nobody answering (the course\'s own homework goes on). Its learning gain is what the student learns anyway; a tutor\'s value added is what it adds to that. A learning gain without this yardstick mostly measures the student, not the tutor.',
+  ];
+  if (!hasControl) paragraphs.push(`No run in this set has its no-tutor control: add the ${CONTROL_TUTOR} tutor on the same scenarios and seeds (npm run cli -- sweep ... --tutor ${CONTROL_TUTOR}, or report --controls to run the missing controls).`);
+  return { id: 'value-added', title: 'Value added over no tutor', paragraphs, plots: [], tables: [t] };
+}
+
+const h2hNumber = (ax: AnyAxis, v: number | null) => (v === null ? 'n/a' : `${v >= 0 ? '+' : ''}${(v * UNITS[ax.unit].scale).toFixed(UNITS[ax.unit].digits)}`);
+const h2hDiff = (ax: AnyAxis, h: HeadToHead) => `${h2hNumber(ax, h.summary.mean)}${h.summary.lo !== null ? ` [${h2hNumber(ax, h.summary.lo)}, ${h2hNumber(ax, h.summary.hi)}]` : ''}`;
+const pText = (h: HeadToHead) => (h.summary.wilcoxon ? (h.summary.wilcoxon.p < 0.001 ? '<0.001' : h.summary.wilcoxon.p.toFixed(3)) : 'n/a');
+const needText = (h: HeadToHead) => (h.studentsNeeded === null ? 'n/a' : `${h.studentsNeeded} students (${plural(h.seedsNeeded!, 'seed')})`);
+
+function headToHeadSection(a: BenchmarkAnalyses): ReportSection {
+  const hs = a.headToHead.comparisons;
+  const primary = new Set<AxisId>(['learningGain', 'valueAdded', 'responsiveness', 'leakage', 'independence', 'helpfulness']);
+  const shown = hs.filter((h) => primary.has(h.axis) && h.axis !== 'valueAdded');
+  const rowOf = (h: HeadToHead) => {
+    const ax = axisById(h.axis)!;
+    return [ax.label, h.a, h.b, String(h.pairs), String(h.students), h2hDiff(ax, h), h.summary.dz === null ? 'n/a' : h.summary.dz.toFixed(2), `${h.summary.wins}/${h.summary.ties}/${h.summary.losses}`, pText(h), h.distinguishable ? 'yes' : 'no', needText(h)];
+  };
+  const main = table(
+    'head-to-head',
+    'Head to head: A − B on the same students',
+    ['Axis', 'A', 'B', 'Pairs', 'Students', 'Mean A − B [95%]', 'd_z', 'A better / tie / B better', 'Wilcoxon p', 'Interval excludes 0', 'Needed for 80% power'],
+    [false, false, false, true, true, true, true, true, true, false, true],
+    shown.map(rowOf),
+    ['axis', 'better', 'a', 'b', 'pairs', 'students', 'seeds', 'mean_diff', 'lo', 'hi', 'sd', 'dz', 'a_better', 'ties', 'b_better', 'wilcoxon_p', 'wilcoxon_w_plus', 'wilcoxon_n', 'wilcoxon_method', 'distinguishable', 'students_needed', 'seeds_needed'],
+    hs.map((h) => [h.axis, axisById(h.axis)!.better, h.a, h.b, h.pairs, h.students, h.seeds, h.summary.mean, h.summary.lo, h.summary.hi, h.summary.sd, h.summary.dz, h.summary.wins, h.summary.ties, h.summary.losses, h.summary.wilcoxon?.p ?? null, h.summary.wilcoxon?.wPlus ?? null, h.summary.wilcoxon?.n ?? null, h.summary.wilcoxon?.method ?? null, h.distinguishable, h.studentsNeeded, h.seedsNeeded]),
+    [
+      'Pairs: runs of A and B on the same scenario, seed, voice, learner model, ability and horizon that both scored the axis. Their differences are averaged per student first (runs of one student are not independent), so every statistic is over students: mean [95% t-interval], d_z = mean / sd of the differences, the students on which A was better (in the axis\'s direction), tied, or B was better, and the two-sided Wilcoxon signed-rank p. Differences in the axis\'s display unit (pp/day, percentage points, score points).',
+      'Needed for 80% power: the students (and seeds, at this comparison\'s students per seed) a two-sided paired t-test at α = 0.05 needs to detect the observed mean difference with the observed spread. Value added is not listed: A − B on value added equals A − B on learning gain (the same control). The CSV has every directed axis.',
+    ],
+  );
+  const rank = table(
+    'ranking',
+    'Ranking per axis, and which neighbours are distinguishable from noise',
+    ['Axis', 'Rank', 'Tutor', 'Mean', 'Runs', 'Against the next one down (A − B [95%], Wilcoxon p)'],
+    [false, true, false, true, true, false],
+    a.headToHead.rankings.filter((r) => primary.has(r.axis) && r.axis !== 'valueAdded').flatMap((r) => {
+      const ax = axisById(r.axis)!;
+      return r.rows.map((row, i) => [ax.label, String(i + 1), row.tutor, ax.format(row.mean), String(row.n), row.vsNext === null ? (i + 1 < r.rows.length ? 'no shared students' : '—') : `${row.vsNext.distinguishable ? 'distinguishable' : 'not distinguishable'}: ${h2hDiff(ax, row.vsNext)}, p ${pText(row.vsNext)} (${plural(row.vsNext.students, 'student')})`]);
+    }),
+    ['axis', 'rank', 'tutor', 'mean', 'runs', 'next_tutor', 'next_mean_diff', 'next_lo', 'next_hi', 'next_wilcoxon_p', 'next_students', 'distinguishable_from_next'],
+    a.headToHead.rankings.flatMap((r) => r.rows.map((row, i) => [r.axis, i + 1, row.tutor, row.mean, row.n, r.rows[i + 1]?.tutor ?? null, row.vsNext?.summary.mean ?? null, row.vsNext?.summary.lo ?? null, row.vsNext?.summary.hi ?? null, row.vsNext?.summary.wilcoxon?.p ?? null, row.vsNext?.students ?? null, row.vsNext ? row.vsNext.distinguishable : null])),
+    ['Tutors best first (in the axis\'s direction) by their mean over all their runs; "distinguishable" when the paired 95% interval against the next one down excludes 0. Neighbours that are not distinguishable are tied as far as these students can tell.'],
+  );
+  // Yardsticks: every tutor against the no-tutor control and the reference tutors present, on learning gain.
+  const tutors = a.overview.tutors.map((t) => t.tutor);
+  const sticks = YARDSTICK_TUTORS.filter((y) => tutors.includes(y));
+  const lg = gainAxis();
+  const find = (x: string, y: string) => hs.find((h) => h.axis === 'learningGain' && h.a === x && h.b === y) ?? null;
+  const flip = (h: HeadToHead): HeadToHead => ({ ...h, a: h.b, b: h.a, summary: { ...h.summary, mean: h.summary.mean === null ? null : -h.summary.mean, lo: h.summary.hi === null ? null : -h.summary.hi, hi: h.summary.lo === null ? null : -h.summary.lo, dz: h.summary.dz === null ? null : -h.summary.dz, wins: h.summary.losses, losses: h.summary.wins } });
+  const vs = (x: string, y: string) => (x === y ? null : (find(x, y) ?? (find(y, x) ? flip(find(y, x)!) : null)));
+  const yard = table(
+    'yardsticks',
+    'Learning gain against the yardsticks, on the same students (A − B, pp/day; ↑ higher is better)',
+    ['Tutor', ...sticks.map((y) => (y === CONTROL_TUTOR ? 'vs no tutor (silent)' : `vs ${y}`))],
+    [false, ...sticks.map(() => true)],
+    tutors.map((t) => [t, ...sticks.map((y) => {
+      const h = vs(t, y);
+      return t === y ? '—' : h ? `${h2hDiff(lg, h)} (${h.summary.wins}/${h.summary.ties}/${h.summary.losses}, p ${pText(h)}, s=${h.students})` : 'no shared students';
+    })]),
+    ['tutor', 'yardstick', 'mean_diff', 'lo', 'hi', 'a_better', 'ties', 'b_better', 'wilcoxon_p', 'students'],
+    tutors.flatMap((t) => sticks.flatMap((y) => {
+      const h = vs(t, y);
+      return h ? [[t, y, h.summary.mean, h.summary.lo, h.summary.hi, h.summary.wins, h.summary.ties, h.summary.losses, h.summary.wilcoxon?.p ?? null, h.students]] : [];
+    })),
+    ['Cells: mean difference [95% t-interval over students] (tutor better / tie / yardstick better, Wilcoxon p, s = students). The steady-learning reference is in "Learning curves"; the no-tutor control is what the same student learns anyway.'],
+  );
+  const power = hs
+    .filter((h) => h.axis === 'learningGain' && h.summary.mean !== null && h.summary.sd !== null)
+    .map((h) => `${h.a} vs ${h.b}: observed difference ${ppText(h.summary.mean)} pp/day (sd ${(h.summary.sd! * 100).toFixed(2)} over ${plural(h.students, 'student')}, ${plural(h.seeds, 'seed')}); ${h.studentsNeeded === null ? 'no power line (no difference or no spread)' : `detecting it with 80% power at α = 0.05 needs ${plural(h.studentsNeeded, 'student')}, ${plural(h.seedsNeeded!, 'seed')} at ${(h.students / h.seeds).toFixed(h.students % h.seeds ? 1 : 0)} student${h.students === h.seeds ? '' : 's'} per seed${h.students >= h.studentsNeeded ? ' (this set has enough)' : ''}`}.`);
+  const paragraphs = [
+    'Every two tutors run on the same students, compared pair by pair: a difference measured on the same student cancels what the student brings (its starting level, its pace), so it needs far fewer runs than comparing two means. Statistics are over independent students (a student\'s runs are averaged first).',
+  ];
+  if (hs.length === 0) paragraphs.push('No two tutors ran on the same students (same scenarios, seeds, voices, learner model, ability and horizon): nothing to pair.');
+  if (power.length) paragraphs.push(`Power, on learning gain: ${power.join(' ')}`);
+  return { id: 'head-to-head', title: 'Head to head', paragraphs, plots: [], tables: hs.length ? [yard, main, rank] : [] };
 }
 
 const sdText = (a: AnyAxis, sd: number | null) => (sd === null ? 'n/a' : (sd * UNITS[a.unit].scale).toFixed(UNITS[a.unit].digits));
@@ -473,7 +595,7 @@ function failureSection(a: BenchmarkAnalyses, tutors: readonly string[]): Report
   };
 }
 
-const OVER_TEXT: Record<TrialsOver, string> = { seeds: 'across seeds (a task: scenario × learner model × ability × voice)', voices: 'across student voices (a task: scenario × learner model × ability × seed)', runs: 'across seeds and voices (a task: scenario × learner model × ability)' };
+const OVER_TEXT: Record<TrialsOver, string> = { seeds: 'across seeds (a task: scenario × learner model × ability × voice; trials: its seeds)', voices: 'across student models, as the paper defines it (a task: scenario × learner model × ability × seed; trials: its student voices)', runs: 'across seeds and voices (a task: scenario × learner model × ability; trials: every run)' };
 
 function passKSection(a: BenchmarkAnalyses, tutors: readonly string[], passRule: string): ReportSection {
   const tables: ReportTable[] = [];
@@ -483,12 +605,12 @@ function passKSection(a: BenchmarkAnalyses, tutors: readonly string[], passRule:
     const t = table(
       id,
       `pass^k ${OVER_TEXT[r.over]}`,
-      ['Tutor', 'Tasks', 'Trials', 'Undecided', ...r.ks.map((k) => `pass^${k}`)],
-      [false, true, true, true, ...r.ks.map(() => true)],
-      r.tutors.map((x) => [x.tutor, String(x.tasks.length), String(x.trials), String(x.undecided), ...x.byK.map((b) => (b.tasks === 0 ? 'n/a' : `${statText(b.stat, { showN: false })} (${plural(b.tasks, 'task')})`))]),
-      ['tutor', 'k', 'mean', 'lo', 'hi', 'tasks', 'trials', 'undecided'],
-      r.tutors.flatMap((x) => x.byK.map((b) => [x.tutor, b.k, ...statCsv(b.stat).slice(0, 3), b.tasks, x.trials, x.undecided])),
-      [`Mean over tasks with at least k decided trials of C(c, k) / C(n, k); [95% t-interval over tasks]; n/a: no task has k trials. Rule: ${passRule}.`, ...r.tutors.filter((x) => x.undecided).map((x) => `${x.tutor}: undecided trials: ${countsText(x.undecidedReasons)}.`)],
+      ['Tutor', 'Tasks', 'Tasks behind each k', 'Trials', 'Undecided', ...r.ks.map((k) => `pass^${k}`)],
+      [false, true, true, true, true, ...r.ks.map(() => true)],
+      r.tutors.map((x) => [x.tutor, String(x.tasks.length), `${x.byK[0]?.tasks ?? 0}${x.leftOut ? ` (${x.leftOut} with fewer than ${r.minTrials} trials left out)` : ''}`, String(x.trials), String(x.undecided), ...x.byK.map((b) => (b.tasks === 0 ? 'n/a' : statText(b.stat, { showN: false })))]),
+      ['tutor', 'k', 'mean', 'lo', 'hi', 'tasks', 'tasks_left_out', 'min_trials', 'trials', 'undecided'],
+      r.tutors.flatMap((x) => x.byK.map((b) => [x.tutor, b.k, ...statCsv(b.stat).slice(0, 3), b.tasks, x.leftOut, r.minTrials, x.trials, x.undecided])),
+      [r.ks.length === 0 ? 'No task has a decided trial: nothing to estimate.' : `pass^k for k = 1..${r.minTrials} over the same tasks (those with at least ${r.minTrials} decided trials, so pass^k can only fall as k grows): the mean of C(c, k) / C(n, k) [95% t-interval over tasks]. Rule: ${passRule}.`, ...r.tutors.filter((x) => x.undecided).map((x) => `${x.tutor}: undecided trials: ${countsText(x.undecidedReasons)}.`)],
     );
     const tasks = table(`${id}-tasks`, `pass^k ${OVER_TEXT[r.over]}: per task`, [], [], [], ['tutor', 'task', 'n', 'c', 'undecided', ...r.ks.map((k) => `pass_${k}`)], r.tutors.flatMap((x) => x.tasks.map((tk) => [x.tutor, tk.task, tk.n, tk.c, tk.undecided, ...tk.passK]))
       , [], { csvOnly: true });
@@ -502,7 +624,7 @@ function passKSection(a: BenchmarkAnalyses, tutors: readonly string[], passRule:
   return {
     id: 'pass-k',
     title: 'Reliability: pass^k',
-    paragraphs: [`pass^k (tau-bench): the chance that k trials of the same task all pass, estimated without bias per task by C(c, k)/C(n, k) from n trials with c passes, then averaged over tasks. A trial passes when \`${passRule}\` holds; a trial whose rule reads an unscored axis is undecided and left out.`],
+    paragraphs: [`pass^k (tau-bench): the chance that k trials of the same task all pass, estimated without bias per task by C(c, k)/C(n, k) from n trials with c passes, then averaged over tasks. As the paper defines it, the trials of a task are its student models (voices) on a fixed scenario and seed; across seeds is a separate view (other students, not other student models). A trial passes when \`${passRule}\` holds and fails when a clause it can decide fails; when the only clauses it cannot decide read unscored axes it is undecided and left out. The default rule asks for value added over the no-tutor control above a declared threshold, so a tutor that does nothing fails.`],
     plots,
     tables,
   };
@@ -613,7 +735,7 @@ export function buildBenchmarkReport(inputs: readonly AnalysisInput[], opts: Rep
     summary: `${plural(o.runs, 'run')}, ${plural(o.tutors.length, 'tutor')}, ${plural(o.scenarios.length, 'scenario')}, ${plural(o.seeds.length, 'seed')}`,
     command: opts.command ?? null,
     options: { passRule: rule.text, rankAxis },
-    sections: [overviewSection(a, digests, rule.text), ...(a.field.length ? [fieldSection(a)] : []), axesSection(a), ...(a.byVoice.length ? [voiceSection(a)] : []), curvesSection(a, tutors), scatterSection(a, tutors), modelHarnessSection(a), failureSection(a, tutors), passKSection(a, tutors, rule.text), actionsSection(a, tutors), correlationSection(a)],
+    sections: [overviewSection(a, digests, rule.text), ...(a.field.length ? [fieldSection(a)] : []), axesSection(a), valueAddedSection(a), headToHeadSection(a), ...(a.byVoice.length ? [voiceSection(a)] : []), curvesSection(a, tutors), scatterSection(a, tutors), modelHarnessSection(a), failureSection(a, tutors), passKSection(a, tutors, rule.text), actionsSection(a, tutors), correlationSection(a)],
     analyses: a,
   };
 }

@@ -4,6 +4,7 @@
  */
 import { sampleRankCorrelation } from 'simple-statistics';
 import { meanCi95 } from '../stats/index';
+import { clusteredMeanCi95 } from '../stats/paired';
 import type { AxisStat, Better } from '../scoring/axes';
 
 /** Mean and 95% t-interval of the values (null values are left out first by callers); no values: all null, n 0. */
@@ -11,6 +12,17 @@ export function stat(xs: readonly number[]): AxisStat {
   if (xs.length === 0) return { mean: null, lo: null, hi: null, n: 0 };
   const c = meanCi95(xs);
   return { mean: c.mean, lo: c.lo, hi: c.hi, n: c.n };
+}
+
+/**
+ * Mean and 95% interval clustered by student (`students[i]` is the student of `xs[i]`): the CR1
+ * interval on (students − 1) degrees of freedom (stats/paired.ts); `students` says how many
+ * independent students stand behind the number. With one run per student it is the t-interval.
+ */
+export function clusteredStat(xs: readonly number[], students: readonly string[]): AxisStat {
+  if (xs.length === 0) return { mean: null, lo: null, hi: null, n: 0, students: 0 };
+  const c = clusteredMeanCi95(xs, students);
+  return { mean: c.mean, lo: c.lo, hi: c.hi, n: c.n, students: c.clusters };
 }
 
 export const present = <T>(xs: readonly (T | null | undefined)[]): T[] => xs.filter((x): x is T => x !== null && x !== undefined);

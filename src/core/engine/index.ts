@@ -8,3 +8,4 @@ export { executeRun, openRun, driveTutor, tutorEntryIn, type RunEnv, type RunOpt
 export { resumePoint, ReplayLlm, replayRecordedTurns } from './replay';
 export type { LearnerAgent, LearnerIo, LearnerMoment, LogoutWhy, ProbeResult, StudentAction, Submission } from './learner-port';
 export { PlayDriver, PLAY_WAKE_ON, SKIP_REASON, SILENT_REASON, ENDED_BY_TUTOR, digest, type DigestLine } from './play';
+export { controlRecord, controlKeyText } from './control';

@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { AXES, SWEEP_AXES, axesMarkdown, withAxesSection, AXES_DOC_BEGIN, AXES_DOC_END } from './axes';
 import { JUDGED_AXES, scoreTrace } from './report';
 import { formatAxisTable } from './table';
+import { withControl } from './value-added';
 import { formatSweepSummary, summarizeRun, summarizeSweep } from '../sweep/summary';
 import { miniScenario, runWith } from '../../testing/fixtures';
 
@@ -28,7 +29,7 @@ describe('the axis table', () => {
     for (const k of ['id', 'label', 'short'] as const) expect(new Set(AXES.map((a) => a[k])).size).toBe(AXES.length);
     expect(AXES.filter((a) => a.kind === 'judged').map((a) => a.id)).toEqual([...JUDGED_AXES]);
     expect(SWEEP_AXES.every((a) => a.kind === 'deterministic')).toBe(true);
-    expect(SWEEP_AXES.map((a) => a.id)).toEqual(['learningGain', 'responsiveness', 'leakage', 'independence', 'extraction']);
+    expect(SWEEP_AXES.map((a) => a.id)).toEqual(['learningGain', 'valueAdded', 'responsiveness', 'leakage', 'independence', 'extraction']);
   });
 
   it('formats by unit and kind: signs for changes, "n/a" or "unscored" for null, intervals of shares cut to 0–100', () => {
@@ -54,7 +55,7 @@ describe('the axis table', () => {
     for (const a of AXES) {
       const v = a.value(r);
       expect(v === null || Number.isFinite(v), a.id).toBe(true);
-      if (a.kind === 'deterministic') expect(v, a.id).toBe((r as unknown as Record<string, number | null>)[a.id]);
+      if (a.kind === 'deterministic' && a.id !== 'valueAdded') expect(v, a.id).toBe((r as unknown as Record<string, number | null>)[a.id]);
       expect(a.how(r).length, a.id).toBeGreaterThan(0);
     }
     const table = formatAxisTable([r]);
@@ -65,6 +66,19 @@ describe('the axis table', () => {
     for (const a of SWEEP_AXES) expect(run.axes[a.id]).toBe(a.value(r));
     const head = formatSweepSummary(summarizeSweep([run])).split('\n')[0]!;
     for (const a of SWEEP_AXES) expect(head).toContain(`${a.short} (${a.unit})`);
+  });
+
+  it('value added: null with the reason without a control; a silent run is its own control (0)', async () => {
+    const played = scoreTrace((await runWith(miniScenario(), 'planner')).events);
+    const va = AXES.find((a) => a.id === 'valueAdded')!;
+    expect(va.value(played)).toBeNull();
+    expect(va.how(played)).toMatch(/no no-tutor control/);
+    const silent = scoreTrace((await runWith(miniScenario(), 'silent')).events);
+    expect(va.value(silent)).toBe(0);
+    expect(va.how(silent)).toMatch(/is the no-tutor control/);
+    const withC = withControl(played, silent);
+    expect(va.value(withC)).toBeCloseTo(played.learningGain! - silent.learningGain!, 12);
+    expect(va.how(withC)).toContain(silent.runId);
   });
 
   it('reads a report stored before an axis existed as unscored, with a reason', () => {

@@ -12,6 +12,9 @@
  * here, `npm run docs:axes`, and its definition in docs/metrics.md.
  */
 import type { ScoreReport } from './report';
+import { NO_CONTROL } from './value-added';
+
+const fmtGain = (v: number | null | undefined): string => (v === null || v === undefined ? 'n/a' : `${v >= 0 ? '+' : ''}${(v * 100).toFixed(2)} pp/day`);
 import type { JudgedAxis } from '../judges/rubrics';
 
 export type AxisKind = 'deterministic' | 'judged';
@@ -44,6 +47,8 @@ export interface AxisStat {
   lo: number | null;
   hi: number | null;
   n: number;
+  /** Independent students behind the n values (present where the interval is clustered by student). */
+  students?: number;
 }
 
 /** What an axis entry declares. */
@@ -119,6 +124,24 @@ export const AXES = [
     how: (r) => {
       const last = r.curve[r.curve.length - 1];
       return r.learningGain === null ? String(r.details.learningGain.reason) : `Probe solve rate ${pct(r.curve[0]?.solveRate)} on day 0 → ${pct(last?.solveRate)} on day ${last?.day}; mean per-day change.`;
+    },
+  }),
+  defineAxis({
+    id: 'valueAdded',
+    label: 'Value added (vs no tutor)',
+    short: 'I value added vs no tutor',
+    unit: 'pp/day',
+    kind: 'deterministic',
+    better: 'higher',
+    sweep: true,
+    value: (r) => r.valueAdded?.value ?? null,
+    detail: (r) => (r.valueAdded?.controlGain !== null && r.valueAdded?.controlGain !== undefined ? `(no tutor ${fmtGain(r.valueAdded.controlGain)})` : null),
+    how: (r) => {
+      const v = r.valueAdded;
+      if (!v) return NO_CONTROL;
+      if (v.value === null) return v.reason ?? NO_CONTROL;
+      if (v.controlRunId === r.runId) return 'This run is the no-tutor control: its value added is 0 by definition.';
+      return `Learning gain ${fmtGain(r.learningGain)} against ${fmtGain(v.controlGain)} for the same student with no tutor (${v.controlRunId}), through day ${v.through}.`;
     },
   }),
   defineAxis({

@@ -7,6 +7,7 @@ import { answerExtraction, type ExtractionDetail } from './answer-extraction';
 import { llmUsage, voiceFidelity, type LlmUsage, type VoiceFidelity } from './llm-usage';
 import { JUDGED_AXES, type JudgedAxis } from '../judges/rubrics';
 import { tutorLabel } from './labels';
+import { CONTROL_TUTOR, ownControl, type ValueAddedDetail } from './value-added';
 
 /** Judged axes (filled by the judge panel; null = unscored). Declared with the rubrics, which say which axis each scores. */
 export { JUDGED_AXES, type JudgedAxis };
@@ -34,6 +35,12 @@ export interface ScoreReport {
   independence: number | null;
   /** Answer extraction yielded; absent in reports stored before it was part of the report. */
   extraction?: number | null;
+  /**
+   * Value added over the no-tutor control on the same student (value-added.ts): set by
+   * `withControl` when the caller has the control run; a silent run is its own control (0). Absent:
+   * no control was looked for (stored reports, a plain `scoreTrace` of a non-silent run).
+   */
+  valueAdded?: ValueAddedDetail;
   actions: Record<ActionKind, number>;
   dailySolveRate: (number | null)[];
   curve: CurvePoint[];
@@ -78,7 +85,7 @@ export function scoreTrace(events: readonly TraceEvent[]): ScoreReport {
   const horizon = start.scenario.horizonDays;
   const daily: (number | null)[] = Array.from({ length: horizon + 1 }, () => null);
   for (const p of lg.detail.curve) if (p.day <= horizon) daily[p.day] = p.solveRate;
-  return {
+  const report: ScoreReport = {
     runId: start.runId,
     scenarioId: start.scenario.id,
     tutor: tutorLabel(start.tutor),
@@ -113,4 +120,5 @@ export function scoreTrace(events: readonly TraceEvent[]): ScoreReport {
     },
     warnings: runWarnings(events),
   };
+  return start.tutor.name === CONTROL_TUTOR ? { ...report, valueAdded: ownControl(report) } : report;
 }

@@ -96,3 +96,4 @@ export function tQuantile975(df: number): number {
 }
 
 export { tTest };
+export { clusteredMeanCi95, pairedSummary, pairsNeeded, tQuantile, wilcoxonSignedRank, TIE_TOLERANCE, type ClusteredMean, type PairedSummary, type WilcoxonResult } from './paired';

@@ -10,6 +10,7 @@ import { SWEEP_AXES, type AxisStat, type SweepAxis } from '../scoring/axes';
 import { learnerActivity, type LearnerActivity } from '../scoring/activity';
 import type { RunWarning } from '../scoring/warnings';
 import { meanCi95 } from '../stats/index';
+import { CONTROL_TUTOR } from '../scoring/value-added';
 
 export { SWEEP_AXES, type AxisStat, type SweepAxis };
 
@@ -113,7 +114,8 @@ export interface SweepSummaryOptions {
 }
 
 /** The sweep's summary; with more than one tutor, `byTutor` holds one summary per tutor. */
-export function summarizeSweep(runs: readonly RunSummary[], opts: SweepSummaryOptions = {}): SweepSummary {
+export function summarizeSweep(given: readonly RunSummary[], opts: SweepSummaryOptions = {}): SweepSummary {
+  const runs = attachControls(given);
   const unfinished = opts.unfinished ?? [];
   const tutors = [...new Set([...(opts.tutors ?? []), ...runs.map((r) => r.tutor), ...unfinished.map((u) => u.tutor)])];
   const sum = summarizeRuns(runs, tutors, unfinished);
@@ -126,6 +128,30 @@ export function summarizeSweep(runs: readonly RunSummary[], opts: SweepSummaryOp
       ),
     );
   return sum;
+}
+
+/** The part of a run id after the seed ("__voice-…" for an LLM student voice, else ""). */
+function voiceSuffix(r: RunSummary): string {
+  const at = r.runId.lastIndexOf(`__s${r.seed}`);
+  return at < 0 ? '' : r.runId.slice(at + `__s${r.seed}`.length);
+}
+
+/**
+ * Each run's value added over the sweep's no-tutor control on the same student: the silent
+ * tutor's run on the same scenario, seed, learner model, ability and student voice. Both runs must
+ * have reached the horizon (their learning gains then cover the same days); otherwise, and without
+ * a control in the sweep, the run's value added stays null. A silent run's own is 0 (summarizeRun).
+ */
+export function attachControls(runs: readonly RunSummary[]): RunSummary[] {
+  const key = (r: RunSummary) => JSON.stringify([r.scenarioId, r.seed, r.tracer, r.ability, voiceSuffix(r)]);
+  const controls = new Map<string, RunSummary>();
+  for (const r of runs) if (r.tutor === CONTROL_TUTOR && r.endReason === 'horizon_reached') controls.set(key(r), r);
+  return runs.map((r) => {
+    if (r.tutor === CONTROL_TUTOR) return { ...r, axes: { ...r.axes, valueAdded: r.axes.valueAdded ?? (r.axes.learningGain === null ? null : 0) } };
+    const c = controls.get(key(r));
+    const ok = c && r.endReason === 'horizon_reached' && r.axes.learningGain !== null && c.axes.learningGain !== null;
+    return { ...r, axes: { ...r.axes, valueAdded: ok ? r.axes.learningGain! - c.axes.learningGain! : null } };
+  });
 }
 
 function summarizeRuns(runs: readonly RunSummary[], tutors: readonly string[], unfinished: readonly { runId: string }[]): SweepSummary {
@@ -173,7 +199,7 @@ function summarizeRuns(runs: readonly RunSummary[], tutors: readonly string[], u
   };
 }
 
-const CELLS_NOTE = 'cells: mean [95% t-interval over seeds, shares cut to 0–100]; one seed gives no interval; n/a: no run scored the axis (e.g. no help requests)';
+const CELLS_NOTE = 'cells: mean [95% t-interval over seeds, shares cut to 0–100]; one seed gives no interval; n/a: no run scored the axis (e.g. no help requests); value added needs the silent tutor in the sweep (the no-tutor control on the same students)';
 
 /** Rows as columns padded to their widest cell (the first left-aligned), with a rule under the head and before `footFrom`. */
 function table(head: string[], rows: string[][], footFrom: number): string[] {

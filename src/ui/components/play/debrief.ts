@@ -4,7 +4,7 @@
  * (help requests answered or missed, answers given away, practice that worked), each with the
  * trace event it points at. Pure functions of traces.
  */
-import { extractionAttempts, helpRequests, tutorTurns, type CurvePoint, type EventOf, type RunRecord, type TraceEvent } from '../../../core/index';
+import { extractionAttempts, gainThrough, helpRequests, lastCheck, tutorTurns, valueAdded, type EventOf, type RunRecord, type TraceEvent } from '../../../core/index';
 import { AssignmentBook, runFacts } from './conversation';
 import { count, quote, skillName, solvedText, when } from './words';
 
@@ -28,27 +28,12 @@ export function yardstickRecord(played: RunRecord, tutor: Yardstick, daysPlayed:
   return { ...played, tutor: { name: tutor, config: {} }, ...(daysPlayed !== null ? { horizonDays: daysPlayed } : {}) };
 }
 
-/** The learning gain of a probe curve through day `day` (mean per-day change from day 0): the scorer's definition on a shorter window. */
-export function gainThrough(curve: readonly CurvePoint[], day: number): number | null {
-  const first = curve.find((p) => p.day === 0);
-  const last = [...curve].filter((p) => p.day > 0 && p.day <= day).sort((a, b) => a.day - b.day).pop();
-  return first && last ? (last.solveRate - first.solveRate) / last.day : null;
-}
-
-/** The last probe day of a curve (the last daily check). */
-export const lastCheck = (curve: readonly CurvePoint[]): number => Math.max(0, ...curve.map((p) => p.day));
-
 /**
- * Value added by the tutor: the played run's learning gain minus the no-tutor run's, on the same
- * learner and seed, over the same days (through the played run's last daily check). Kept in one
- * function so that it can point at the shared value-added statistics when they exist.
+ * Value added by the tutor (the played run's learning gain minus the no-tutor run's, on the same
+ * learner and seed, over the same days), and the gain through a day: the core's definitions
+ * (core/scoring/value-added.ts), shared with the CLI, sweeps and the results report.
  */
-export function valueAdded(played: readonly CurvePoint[], silent: readonly CurvePoint[]): { through: number; played: number | null; silent: number | null; added: number | null } {
-  const through = lastCheck(played);
-  const p = gainThrough(played, through);
-  const s = gainThrough(silent, through);
-  return { through, played: p, silent: s, added: p !== null && s !== null ? p - s : null };
-}
+export { gainThrough, lastCheck, valueAdded };
 
 /** What "Finish" will count against you, said before it runs. */
 export interface FinishPreview {

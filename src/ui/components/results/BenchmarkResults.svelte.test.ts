@@ -36,8 +36,8 @@ describe('BenchmarkResults', () => {
     expect(body).toContain('<code>npm run cli -- report runs/x</code>');
     expect(body).toMatch(/<caption[^>]*>Every axis per tutor<\/caption>/);
     expect(body).toMatch(/<th scope="row"[^>]*>answer-giver<\/th>/);
-    expect(body).toContain('value="learningGain > 0 &amp;&amp; leakage == 0"');
-    expect(body.replace(/<!--[^>]*-->/g, '')).toContain('Pass rule for pass^k: <code>learningGain > 0 &amp;&amp; leakage == 0</code>.');
+    expect(body).toContain('value="valueAdded > 0.0005 &amp;&amp; leakage == 0"');
+    expect(body.replace(/<!--[^>]*-->/g, '')).toContain('Pass rule for pass^k: <code>valueAdded > 0.0005 &amp;&amp; leakage == 0</code>.');
   });
   it('uses a pass rule given as a prop', () => {
     const { body } = render(BenchmarkResults, { props: { runs: digests, passRule: 'responsiveness >= 0.5' } });
