@@ -41,6 +41,12 @@ function learningGainEvidence(events: readonly TraceEvent[]): AxisEvidence {
   return evidence('learningGain', 'The probes: the solve rate on the held-out probe set on day 0 and after each probe day; the gain is the mean per-day change.', [{ id: 'probes', label: 'Probes', seqs: probes }]);
 }
 
+/** Value added: this run's probes; the no-tutor control's gain comes from the control run's own trace. */
+function valueAddedEvidence(events: readonly TraceEvent[]): AxisEvidence {
+  const probes = events.filter((e) => e.type === 'probe').map((e) => e.seq);
+  return evidence('valueAdded', "This run's probes (its learning gain); value added subtracts the gain of the same student with no tutor, from the control run's trace.", [{ id: 'probes', label: 'Probes', seqs: probes }]);
+}
+
 function responsivenessEvidence(events: readonly TraceEvent[]): AxisEvidence {
   const reqs = helpRequests(events);
   return evidence('responsiveness', 'Help requests, answered or not before the next request, a logout or the end of the day; responsiveness is answered / all.', [
@@ -99,6 +105,8 @@ export function axisEvidence(axis: string, events: readonly TraceEvent[]): AxisE
   switch (axis) {
     case 'learningGain':
       return learningGainEvidence(events);
+    case 'valueAdded':
+      return valueAddedEvidence(events);
     case 'responsiveness':
       return responsivenessEvidence(events);
     case 'leakage':
