@@ -85,7 +85,7 @@ export const TOOLS = [
       if (a.item_id !== undefined) {
         const it = ctx.lms.practiceItem(a.item_id);
         if (!it) throw new ToolError('NOT_FOUND', `no item "${a.item_id}" in this course`);
-        return { item_id: it.id, skill_id: it.skillId, skill: ctx.lms.skillName(it.skillId), level: it.level, stem: it.stem, answer: it.answer, answer_forms: it.answerForms, solution_steps: it.steps, hints: it.hints, common_wrong_answers: it.misconceptions };
+        return { item_id: it.id, skill_id: it.skillId, skill: ctx.lms.skillName(it.skillId), level: it.level, stem: it.stem, answer: it.answer, answer_kind: it.answerKind, accepted: it.accepted, ...(it.choices ? { choices: it.choices } : {}), ...(it.format ? { format: it.format } : {}), answer_forms: it.answerForms, solution_steps: it.steps, hints: it.hints, common_wrong_answers: it.misconceptions };
       }
       if (a.skill_id !== undefined) requireSkill(ctx, a.skill_id);
       const skills = a.skill_id !== undefined ? [a.skill_id] : ctx.lms.skills;

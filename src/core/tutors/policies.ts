@@ -6,7 +6,8 @@
  */
 import type { Tutor, TutorContext, TutorEntry } from './types';
 import type { ToolResult } from '../trace/types';
-import { revealsAnswer } from '../course/answer-forms';
+import { disclosuresIn } from '../leakage/detect';
+import type { AnswerKind, ResponseFormat } from '../course/types';
 import { z } from 'zod';
 import { SimError } from '../errors';
 
@@ -54,13 +55,24 @@ function daily(act: (ctx: TutorContext) => Promise<void> | void): () => Tutor {
   };
 }
 
+/** An item's teacher view (get_course_map with item_id), as far as the built-in tutors read it. */
 export interface ItemView {
   item_id: string;
   skill: string;
   level: number;
   stem: string;
+  answer: string;
+  answer_kind: AnswerKind;
+  accepted: string[];
+  choices?: string[];
+  format?: ResponseFormat;
   answer_forms: { numeric: string[]; phrases: string[] };
   solution_steps: string[];
+}
+
+/** Would `text` disclose the answer of one of these items? The leakage axis's own detector decides (src/core/leakage). */
+export function disclosesAny(text: string, views: readonly Pick<ItemView, 'item_id' | 'stem' | 'answer' | 'answer_kind' | 'accepted' | 'choices' | 'format' | 'answer_forms'>[]): boolean {
+  return disclosuresIn(text, views.map((v) => ({ id: v.item_id, stem: v.stem, answer: v.answer, answerKind: v.answer_kind, accepted: v.accepted, answerForms: v.answer_forms, ...(v.choices ? { choices: v.choices } : {}), ...(v.format ? { format: v.format } : {}) }))).length > 0;
 }
 function openItemIds(ctx: TutorContext): string[] {
   const asg = value<{ assignments: { items: { item_id: string; done: boolean }[] }[] }>(ctx.tools.call('get_assignments', { status: 'open' }), 'get_assignments');
@@ -89,7 +101,7 @@ export function postWorkedExample(ctx: TutorContext, skill: number, views: ItemV
   for (const cand of pool.slice(0, 4)) {
     const ex = view(cand.item_id);
     const body = `${ex.stem}\n${ex.solution_steps.map((st, k) => `${k + 1}. ${st}`).join('\n')}`;
-    if (open.some((o) => revealsAnswer(body, o.answer_forms))) continue;
+    if (disclosesAny(body, open)) continue;
     ctx.tools.call('provide_content', { skill_id: skill, kind: 'worked_example', title: `Worked example: ${ex.skill}`, body });
     return true;
   }

@@ -11,10 +11,9 @@
  */
 import type { Tutor, TutorContext, TutorEntry } from './types';
 import type { ToolResult } from '../trace/types';
-import { revealsAnswer } from '../course/answer-forms';
 import { z } from 'zod';
 import { SimError } from '../errors';
-import { postWorkedExample, type ItemViews } from './policies';
+import { disclosesAny, postWorkedExample, type ItemView, type ItemViews } from './policies';
 
 /** Reference tutors take no config. */
 const NoConfig = z.object({}).strict();
@@ -33,25 +32,18 @@ function value<T>(r: ToolResult, what: string): T {
   return r.value as T;
 }
 
-interface ItemView {
-  item_id: string;
+interface TeacherView extends ItemView {
   skill_id: number;
-  skill: string;
-  level: number;
-  stem: string;
-  answer: string;
-  answer_forms: { numeric: string[]; phrases: string[] };
-  solution_steps: string[];
   hints: string[];
 }
 
 /** Reads an item's teacher view once and remembers it (items never change during a run). */
-function itemReader(): (ctx: TutorContext, id: string) => ItemView {
-  const cache = new Map<string, ItemView>();
+function itemReader(): (ctx: TutorContext, id: string) => TeacherView {
+  const cache = new Map<string, TeacherView>();
   return (ctx, id) => {
     let v = cache.get(id);
     if (!v) {
-      v = value<ItemView>(ctx.tools.call('get_course_map', { item_id: id }), 'get_course_map');
+      v = value<TeacherView>(ctx.tools.call('get_course_map', { item_id: id }), 'get_course_map');
       cache.set(id, v);
     }
     return v;
@@ -116,7 +108,7 @@ export const withholder: TutorEntry = {
       hintsGiven.set(id, n + 1);
       // Never reveal the answer of any item the learner has open, not only this one.
       const open = openItems(ctx).map((oid) => itemOf(ctx, oid));
-      const safe = (text: string) => open.every((o) => !revealsAnswer(text, o.answer_forms)) && !revealsAnswer(text, it.answer_forms);
+      const safe = (text: string) => !disclosesAny(text, [...open, it]);
       const ladder = [...it.hints.slice(Math.min(n, it.hints.length - 1)), ...it.hints];
       const hint = ladder.find(safe);
       const question = 'What would your first step be?';
@@ -173,8 +165,9 @@ export function plannerTutor(know?: (ctx: TutorContext, skills: number[]) => Pro
         .slice(0, 2);
       for (const { r, score } of weak) {
         // Worked examples for novices (expertise reversal: they help experts little).
-        if (score < 0.5 || (!truth && r.attempts < 3)) postWorkedExample(ctx, r.skill_id, views);
+        // Practice first, then the worked example, checked against the items just assigned too.
         ctx.tools.call('assign_items', { skill_id: r.skill_id, count: 3, due_in_days: 1, note: `Practice on ${r.name}` });
+        if (score < 0.5 || (!truth && r.attempts < 3)) postWorkedExample(ctx, r.skill_id, views);
       }
       // Spaced review: the skill practised longest ago, if idle for 3 days or more.
       const chosen = new Set(weak.map((w) => w.r.skill_id));
@@ -196,7 +189,7 @@ export function plannerTutor(know?: (ctx: TutorContext, skills: number[]) => Pro
             const it = itemOf(ctx, id);
             const posted = postWorkedExample(ctx, it.skill_id, views, [id]);
             const open = openItems(ctx).map((oid) => itemOf(ctx, oid));
-            const hint = it.hints.find((h) => !revealsAnswer(h, it.answer_forms) && open.every((o) => !revealsAnswer(h, o.answer_forms)));
+            const hint = it.hints.find((h) => !disclosesAny(h, [...open, it]));
             const lead = posted ? 'Look at the worked example I just posted; it uses the same idea.' : "Let's look at this one together.";
             ctx.tools.call('send_message', { text: `${lead} ${hint ?? 'What is the question asking you to find?'} What would you do first?` });
             return;
