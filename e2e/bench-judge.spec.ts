@@ -56,6 +56,8 @@ test('judge a whole benchmark: calls before starting, progress, a reload and Res
   await expect(page.getByRole('region', { name: 'Judge this benchmark' }).getByText(/The page was reloaded while judging/)).toBeVisible();
   await page.getByRole('button', { name: 'Resume judging' }).click();
   await expect(progress).toHaveText(/^Judged: 4 of 4 runs; \d+ verdicts scored, \d+ unscored/, { timeout: 180_000 });
+  // Many unscored verdicts: the list is folded; open it.
+  await judge.getByText(/^Unscored verdicts \(\d+\), with the reason$/).click();
   const unscored = judge.getByRole('table', { name: 'Unscored verdicts' });
   await expect(unscored.locator('tbody tr').first()).toContainText('judge-bad@mock');
   await expect(unscored.locator('tbody tr').first()).toContainText(/malformed|not JSON|JSON/i);
