@@ -77,7 +77,7 @@ test('judge a whole benchmark: calls before starting, progress, a reload and Res
   }
 
   // The run table has the judged axes as columns: sort by one.
-  await page.getByRole('link', { name: 'Runs', exact: true }).click();
+  await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'Runs', exact: true }).click();
   const table = page.getByRole('table', { name: 'Run table' });
   await expect(table.locator('tbody tr')).toHaveCount(4);
   const gagne = table.locator('th[data-axis="gagne"]');
