@@ -56,6 +56,8 @@ test('judge a whole benchmark: calls before starting, progress, a reload and Res
   await expect(page.getByRole('region', { name: 'Judge this benchmark' }).getByText(/The page was reloaded while judging/)).toBeVisible();
   await page.getByRole('button', { name: 'Resume judging' }).click();
   await expect(progress).toHaveText(/^Judged: 4 of 4 runs; \d+ verdicts scored, \d+ unscored/, { timeout: 180_000 });
+  // Many unscored verdicts: the list is folded; open it.
+  await judge.getByText(/^Unscored verdicts \(\d+\), with the reason$/).click();
   const unscored = judge.getByRole('table', { name: 'Unscored verdicts' });
   await expect(unscored.locator('tbody tr').first()).toContainText('judge-bad@mock');
   await expect(unscored.locator('tbody tr').first()).toContainText(/malformed|not JSON|JSON/i);
@@ -75,7 +77,7 @@ test('judge a whole benchmark: calls before starting, progress, a reload and Res
   }
 
   // The run table has the judged axes as columns: sort by one.
-  await page.getByRole('link', { name: 'Runs', exact: true }).click();
+  await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'Runs', exact: true }).click();
   const table = page.getByRole('table', { name: 'Run table' });
   await expect(table.locator('tbody tr')).toHaveCount(4);
   const gagne = table.locator('th[data-axis="gagne"]');
