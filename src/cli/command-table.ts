@@ -23,7 +23,7 @@ export interface CommandEntry {
 
 export const COMMANDS: readonly CommandEntry[] = [
   { name: 'run', args: '', summary: 'Run one tutor on one scenario, writing the trace as JSONL while it runs; or resume an interrupted run from its trace.', register: async (p) => (await import('./commands/run')).registerRun(p) },
-  { name: 'score', args: '<traces...>', summary: 'Score traces on the deterministic axes (judged axes stay "unscored" until judged).', register: async (p) => (await import('./commands/score')).registerScore(p) },
+  { name: 'score', args: '<traces...>', summary: 'Score traces on the deterministic axes (judged axes stay "unscored" until judged), with value added over the no-tutor control on the same student when that control has been run (--controls runs it once and caches it).', register: async (p) => (await import('./commands/score')).registerScore(p) },
   { name: 'validate', args: '<files...>', summary: 'Validate scenario files; exits non-zero and names file, field and line for each problem.', register: async (p) => (await import('./commands/validate')).registerValidate(p) },
   { name: 'schema', args: '', summary: 'Write the scenario JSON Schema (for editors).', register: async (p) => (await import('./commands/schema')).registerSchema(p) },
   { name: 'sweep', args: '', summary: 'Run tutors over every scenario × seed; write one trace per run (appended as it runs) and a summary (per tutor: per scenario and overall, mean and 95% interval over seeds).', register: async (p) => (await import('./commands/sweep')).registerSweep(p) },

@@ -6,31 +6,14 @@
  */
 import { strToU8, zipSync } from 'fflate';
 import type { StudyRow, SessionRow } from './store';
-import { studyTables } from './tables';
+import { studyTables, type StudyExport } from './tables';
 import { hashString } from '../../core/index';
 
 export const STUDY_EXPORT_FORMAT = 'educlaw-study';
 /** 2: participants carry condition, sessionStarts and consentVersion; a log of withdrawals; sessions.csv, answers.csv and codebook.md beside the traces. */
 export const STUDY_EXPORT_VERSION = 2;
 
-export interface StudyExport {
-  study: StudyRow;
-  participants: {
-    code: string;
-    /** The study condition the participant was assigned (null: the study has none). */
-    condition: string | null;
-    consentedAt: number | null;
-    /** When each session started (ISO 8601, UTC), by session. */
-    sessionStarts: string[];
-    /** The version of the consent text they agreed to (null: not consented). */
-    consentVersion: string | null;
-    status: SessionRow['status'] | 'not started' | 'withdrawn';
-    endReason: string | null;
-  }[];
-  /** What happened to the study's data that the tables cannot show: withdrawals (their data deleted). */
-  log: { at: string; text: string }[];
-  traces: { code: string; runId: string; jsonl: string }[];
-}
+export type { StudyExport } from './tables';
 
 export const studyTracePath = (code: string, runId: string) => `traces/${code}__${runId.replace(/[^\w.-]+/g, '_').slice(0, 150)}.jsonl`;
 

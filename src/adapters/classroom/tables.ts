@@ -5,7 +5,27 @@
  * traces and the study's records only; nothing identifies a student beyond their anonymous code.
  */
 import { MINUTES_PER_DAY, parseJsonl, type TraceEvent } from '../../core/index';
-import type { StudyExport } from './export';
+import type { StudyRow, SessionRow } from './store';
+
+/** What a study's export holds (export.ts zips it; the tables below are derived from it). */
+export interface StudyExport {
+  study: StudyRow;
+  participants: {
+    code: string;
+    /** The study condition the participant was assigned (null: the study has none). */
+    condition: string | null;
+    consentedAt: number | null;
+    /** When each session started (ISO 8601, UTC), by session. */
+    sessionStarts: string[];
+    /** The version of the consent text they agreed to (null: not consented). */
+    consentVersion: string | null;
+    status: SessionRow['status'] | 'not started' | 'withdrawn';
+    endReason: string | null;
+  }[];
+  /** What happened to the study's data that the tables cannot show: withdrawals (their data deleted). */
+  log: { at: string; text: string }[];
+  traces: { code: string; runId: string; jsonl: string }[];
+}
 
 export const SESSION_COLUMNS = [
   ['participant', 'The anonymous participant code (8 characters); the unit of analysis.'],

@@ -207,11 +207,11 @@ function itemsOf(events: readonly TraceEvent[]): Map<string, Item> {
 /** Every disclosure in the run's tutor texts (the detector, with a window across consecutive texts). */
 export function traceDisclosures(events: readonly TraceEvent[]): TraceDisclosure[] {
   const items = itemsOf(events);
-  const window = new DisclosureWindow();
+  const textWindow = new DisclosureWindow();
   const out: TraceDisclosure[] = [];
   for (const x of tutorTexts(events)) {
     const its = x.itemIds.map((id) => items.get(id)).filter((it): it is Item => it !== undefined);
-    for (const d of window.read(x.text, its)) out.push({ seq: x.seq, turn: x.turn, channel: x.channel, itemId: d.itemId, span: d.span, copy: d.copy, rule: d.rule, spans: d.spans });
+    for (const d of textWindow.read(x.text, its)) out.push({ seq: x.seq, turn: x.turn, channel: x.channel, itemId: d.itemId, span: d.span, copy: d.copy, rule: d.rule, spans: d.spans });
   }
   return out;
 }

@@ -31,4 +31,3 @@ export class AppState {
   }
 }
 
-export { provideApp, useApp } from './context';

@@ -10,14 +10,14 @@ import { strFromU8, unzipSync } from 'fflate';
 import { parse } from 'csv-parse/sync';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { formatAxisTable, parseJsonl, scoreTrace } from '../../core/index';
-import { ClassroomError, ClassroomService, conditionOf, type ClassroomEnv } from '../classroom/service';
-import { consentVersion, zipStudy } from '../classroom/export';
-import { ANSWER_COLUMNS, SESSION_COLUMNS } from '../classroom/tables';
-import { writeReport } from '../../cli/commands/report';
-import { registerScore } from '../../cli/commands/score';
+import { formatAxisTable, parseJsonl, scoreTrace } from '../core/index';
+import { ClassroomError, ClassroomService, conditionOf, type ClassroomEnv } from '../adapters/classroom/service';
+import { consentVersion, zipStudy } from '../adapters/classroom/export';
+import { ANSWER_COLUMNS, SESSION_COLUMNS } from '../adapters/classroom/tables';
+import { writeReport } from './commands/report';
+import { registerScore } from './commands/score';
 import { Command } from 'commander';
-import { PgliteClassroomStore } from './classroom-store';
+import { PgliteClassroomStore } from '../adapters/node/classroom-store';
 
 function clock(start = Date.UTC(2026, 10, 2, 9, 0)) {
   let now = start;
