@@ -119,7 +119,7 @@ test('a broken agent set-up that still scores is said in the Lab: every call fai
   const hello = exampleAgent({ name: 'broken-agent', version: '0.1', model: 'tiny-1' });
   const broken = await serveAgent((body) => (body.type === 'hello' ? hello(body) : body.type === 'wake' ? { calls: [{ name: 'send_message', args: { message: 'Try again.' } }], end: true } : { calls: [], end: true }), 0);
   servers.push(broken.server);
-  await page.goto('/');
+  await page.goto('/#lab');
   await page.getByLabel('Tutor', { exact: true }).selectOption('http');
   await page.getByLabel('Agent URL').fill(broken.url);
   await page.getByRole('button', { name: 'Ask the agent' }).click();

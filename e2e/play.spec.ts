@@ -74,7 +74,8 @@ test('a teacher at tablet size: a help request with its problem on screen, a rep
   const card = page.getByTestId('problem-card');
   await expect(card.getByRole('heading', { name: 'The problem Sam is on' })).toBeVisible();
   await expect(card.locator('article.item .stem')).toBeVisible();
-  await expect(card).toContainText("Sam's answers");
+  // Engine 3's learner may ask before trying: the card then says there is no answer yet.
+  await expect(card).toContainText(/Sam's answers|No answer yet\./);
   await expect(card).toContainText('asking for help');
   await expect(card.getByText('Answer:')).toHaveCount(0);
   await expect(page.getByTestId('turn-announcement')).toContainText('asks for help');
@@ -97,7 +98,7 @@ test('a teacher at tablet size: a help request with its problem on screen, a rep
   await expect(page.getByTestId('record-look')).toContainText(/(open|done|missed): \d of 3 solved/);
   await expect(page.getByTestId('record-look')).not.toContainText(/minute|s\d+-L\d/);
   await page.getByRole('button', { name: 'Gradebook', exact: true }).click();
-  await expect(page.getByTestId('record-look')).toContainText(/\d+ of \d+ right/);
+  await expect(page.getByTestId('record-look')).toContainText(/\d+ of \d+ right|not tried yet/);
   // Practice where Sam struggles, chosen from rendered problems (the gradebook read ordered the skills, weakest first).
   await page.getByRole('button', { name: 'Assign practice' }).click();
   await expect(page.getByLabel('Skill', { exact: true }).locator('option').first()).toContainText('(this problem)');

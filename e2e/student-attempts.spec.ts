@@ -70,7 +70,7 @@ test('the LLM student writes its attempts: a run in the Lab, its graded attempts
   await page.getByLabel('Graded attempts').selectOption('student-attempts');
   await page.getByLabel('Seeds', { exact: true }).fill('1');
   await page.getByLabel('Learner model').selectOption('bkt');
-  await page.getByLabel('Days').fill('2');
+  await page.getByLabel('Days', { exact: true }).fill('2');
   await page.getByLabel('adversarial × after-school').check();
   await page.getByRole('button', { name: /Start benchmark/ }).click();
   await expect(page.getByRole('alert')).toContainText('needs LLM student voices only: untick Templates');
