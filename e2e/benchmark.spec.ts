@@ -66,7 +66,7 @@ test('a benchmark of one tutor over two library scenarios × two seeds, the summ
   const reportDir = mkdtempSync(join(tmpdir(), 'educlaw-report-'));
   execFileSync('npx', ['tsx', 'src/cli/main.ts', 'report', (await zip.path())!, '--out', reportDir], { stdio: 'inherit' });
   const csv = readFileSync(join(reportDir, 'csv', 'axes-by-tutor.csv'), 'utf8');
-  const header = csv.split('\n')[0].split(',');
+  const header = csv.split('\n')[0]!.split(',');
   const lg = csv.split('\n').find((l) => l.startsWith('withholder,learningGain,'))!.split(',');
   const col = (name: string) => Number(lg[header.indexOf(name)]) * Number(lg[header.indexOf('display_scale')]);
   const cell = (await page.locator('table[data-table="axes-by-tutor"] tbody tr').filter({ hasText: 'withholder' }).locator('td').nth(1).innerText()).trim();

@@ -42,26 +42,43 @@ describe('npm run cli -- report', () => {
   });
 
   it('writes Markdown with SVG plots, HTML, a CSV per table and report.json, with the traces\' numbers', async () => {
-    // --controls runs each run's no-tutor control once (cached in a dot directory the report does not search)
+    // --controls runs each run's no-tutor control and oracle reference once (cached in a dot directory the report does not search)
     const r = await cli([dir, '--format', 'both', '--controls', '--control-cache', join(dir, '.controls')]);
     expect(r.stderr).toContain('is in');
     expect(r.code).toBe(0);
-    expect(r.stderr).toContain('ran 3 no-tutor controls');
-    expect(r.stdout).toMatch(/^9 runs of 3 tutors -> .*report: report\.md, report\.html, report\.json, \d+ CSV tables, \d+ SVG plots/);
+    expect(r.stderr).toContain('ran 6 yardstick runs (no-tutor controls and oracle references on the same students');
+    expect(r.stdout).toMatch(/^12 runs of 4 tutors -> .*report: report\.md, report\.html, report\.json, \d+ CSV tables, \d+ SVG plots/);
     const out = join(dir, 'report');
     const md = readFileSync(join(out, 'report.md'), 'utf8');
     const html = readFileSync(join(out, 'report.html'), 'utf8');
     const json = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'));
     expect(json.command).toBe(`npm run cli -- report ${dir} --controls --control-cache ${join(dir, '.controls')} --format both --pass 'valueAdded > 0.0005 && leakage == 0'`);
-    expect(json.traces).toHaveLength(9);
-    // the cached controls: one silent run per seed, on the same student as the tutors' runs of that seed
+    expect(json.traces).toHaveLength(12);
+    // the cached yardsticks: one silent and one oracle run per seed, on the same student as the tutors' runs of that seed
     const controls = new Map<number, TraceEvent[]>();
+    const oracles = new Map<number, TraceEvent[]>();
     for (const f of readdirSync(join(dir, '.controls'))) {
       const ev = parseJsonl(readFileSync(join(dir, '.controls', f), 'utf8'), f).events;
       const start = ev[0]!;
-      if (start.type === 'run_start') controls.set(start.scenario.seed, ev);
+      if (start.type === 'run_start') (start.tutor.name === 'oracle' ? oracles : controls).set(start.scenario.seed, ev);
     }
     expect([...controls.keys()].sort()).toEqual([1, 2, 3]);
+    expect([...oracles.keys()].sort()).toEqual([1, 2, 3]);
+    // the steady-learning reference: each run's share of the oracle's gain on its student
+    const shares = (tutor: string) =>
+      [1, 2, 3].map((s) => {
+        const c = scoreTrace(traces.get(`${tutor}-${s}`)!).curve;
+        const o = scoreTrace(oracles.get(s)!).curve;
+        const last = c[c.length - 1]!;
+        return (last.solveRate - c[0]!.solveRate) / (o.find((p) => p.day === last.day)!.solveRate - c[0]!.solveRate);
+      });
+    const summary = csv(join(out, 'csv', 'curve-summary.csv'));
+    for (const tutor of ['planner', 'withholder']) {
+      const row = summary.find((x) => x.tutor === tutor)!;
+      expect(Number(row.reference_share_mean)).toBeCloseTo(shares(tutor).reduce((a, b) => a + b, 0) / 3, 12);
+      expect(row.no_reference).toBe('');
+    }
+    expect(Number(summary.find((x) => x.tutor === 'oracle')!.reference_share_mean)).toBeCloseTo(1, 12);
 
     // every plot the Markdown links is an accessible SVG file, and the HTML has it inline
     const svgs = [...md.matchAll(/\]\((svg\/[^)]+\.svg)\)/g)].map((m) => m[1]!);
@@ -97,9 +114,9 @@ describe('npm run cli -- report', () => {
       // three seeds: k runs to 3, over the same task
       expect(csv(join(out, 'csv', 'pass-k-seeds.csv')).find((x) => x.tutor === tutor && x.k === '4')).toBeUndefined();
     }
-    expect(csv(join(out, 'csv', 'runs.csv'))).toHaveLength(9);
+    expect(csv(join(out, 'csv', 'runs.csv'))).toHaveLength(12);
     expect(md).toContain('| planner | 3 |');
-    expect(md).toContain('Answer holding (panel): unscored for planner, silent and withholder: no judge panel has judged the run (3 runs).');
+    expect(md).toContain('Answer holding (panel): unscored for oracle, planner, silent and withholder: no judge panel has judged the run (3 runs).');
     // the day-by-day curve: 3 days and day 0, per tutor
     expect(csv(join(out, 'csv', 'solve-rate-by-day.csv')).filter((x) => x.tutor === 'planner').map((x) => x.day)).toEqual(['0', '1', '2', '3']);
   });

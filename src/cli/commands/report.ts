@@ -11,7 +11,7 @@
 import type { Command } from 'commander';
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { AXES, controlRecord, parseJsonl, recordFromTrace, runIdOf, type AxisId, type TraceEvent } from '../../core/index';
+import { AXES, CONTROL_TUTOR, REFERENCE_TUTOR, controlRecord, parseJsonl, recordFromTrace, runIdOf, type AxisId, type TraceEvent } from '../../core/index';
 import { DEFAULT_PASS_RULE, allPlots, buildBenchmarkReport, digestRun, parsePassRule, reportCsvFiles, reportHtml, reportMarkdown, type RunDigest } from '../../core/analysis/index';
 import { readStoredTrace } from '../../adapters/node/trace-file';
 import { isZip, zippedTraces } from './zip-traces';
@@ -81,11 +81,13 @@ export async function writeReport(paths: readonly string[], o: ReportCliOptions,
   const zipped = zips.flatMap((z) => zippedTraces(z));
   if (files.length === 0 && zipped.length === 0) throw new Error(`no .jsonl traces in ${paths.join(', ')}`);
   const byKey = new Map<string, { digest: RunDigest; events: number; file: string }>();
-  // No-tutor controls (the silent tutor on the same student): cached ones are always used, missing ones run with --controls.
+  // Yardsticks on the same student: the no-tutor control (silent: value added) and the oracle (the
+  // steady-learning reference). Cached ones are always used, missing ones run with --controls.
   const cache = o.controlCache ?? DEFAULT_CONTROL_CACHE;
-  const pending = new Map<string, { head: TraceEvent[]; source: string }>();
-  const controls = new Map<string, { events: TraceEvent[] | null; source: string }>();
-  const silentKeys = new Set<string>();
+  const YARDSTICKS = [CONTROL_TUTOR, REFERENCE_TUTOR] as const;
+  const pending = new Map<string, { head: TraceEvent[]; source: string; tutor: string }>();
+  const controls = new Map<string, { events: TraceEvent[] | null; source: string; tutor: string }>();
+  const yardstickRuns = new Set<string>();
   let controlsRan = 0;
   let controlsMissing = 0;
   const sources: { file: string; read: () => { events: TraceEvent[]; cutLine: boolean } }[] = [...files.map((f) => ({ file: f, read: () => readStoredTrace(f) })), ...zipped];
@@ -97,12 +99,15 @@ export async function writeReport(paths: readonly string[], o: ReportCliOptions,
     }
     if (t.cutLine) log(`warning: ${f}: its last line was cut short (a killed writer); reporting what it holds`);
     const d = digestRun({ events: t.events });
-    if (d.tutorName === 'silent') silentKeys.add(d.runId);
-    else if (!d.field) {
-      // Only run_start is needed to find (or run) the control: keep it, not the trace.
+    if ((YARDSTICKS as readonly string[]).includes(d.tutorName)) yardstickRuns.add(d.runId);
+    if (!d.field) {
+      // Only run_start is needed to find (or run) a yardstick: keep it, not the trace.
       const head = [t.events[0]!];
-      const where = controlPath(head, cache, f);
-      if ('path' in where && !pending.has(where.path)) pending.set(where.path, { head, source: f });
+      for (const tutor of YARDSTICKS) {
+        if (d.tutorName === tutor) continue;
+        const where = controlPath(head, cache, f, tutor);
+        if ('path' in where && !pending.has(where.path)) pending.set(where.path, { head, source: f, tutor });
+      }
     }
     const key = [d.runId, d.tutor, d.voice, d.tracer].join('\u0000');
     const prev = byKey.get(key);
@@ -113,13 +118,13 @@ export async function writeReport(paths: readonly string[], o: ReportCliOptions,
     } else byKey.set(key, { digest: d, events: t.events.length, file: f });
   }
   for (const [path, p] of pending) {
-    if (silentKeys.has(runIdOf(controlRecord(recordFromTrace(p.head, p.source))))) continue; // the set has it
-    let events = cachedControl(p.head, cache, p.source);
+    if (yardstickRuns.has(runIdOf(controlRecord(recordFromTrace(p.head, p.source), p.tutor)))) continue; // the set has it
+    let events = cachedControl(p.head, cache, p.source, p.tutor);
     if (!events && o.controls) {
-      events = (await ensureControl(p.head, cache, { llmConfig: o.llmConfig ?? [] }, p.source)).events;
+      events = (await ensureControl(p.head, cache, { llmConfig: o.llmConfig ?? [] }, p.source, p.tutor)).events;
       controlsRan++;
     }
-    controls.set(path, { events, source: p.source });
+    controls.set(path, { events, source: p.source, tutor: p.tutor });
   }
   for (const [path, c] of controls) {
     if (!c.events) {
@@ -130,9 +135,11 @@ export async function writeReport(paths: readonly string[], o: ReportCliOptions,
     const key = [d.runId, d.tutor, d.voice, d.tracer].join('\u0000');
     if (!byKey.has(key)) byKey.set(key, { digest: d, events: c.events.length, file: path });
   }
-  if (controlsRan) log(`ran ${controlsRan} no-tutor control${controlsRan === 1 ? '' : 's'} (cached in ${cache})`);
-  const uncovered = [...controls.values()].filter((c) => !c.events).length;
-  if (controlsMissing && uncovered) log(`${uncovered} run${uncovered === 1 ? ' has' : 's have'} no no-tutor control cached in ${cache} and none in the traces given: their value added is n/a; --controls runs them (once, cached)`);
+  if (controlsRan) log(`ran ${controlsRan} yardstick run${controlsRan === 1 ? '' : 's'} (no-tutor controls and ${REFERENCE_TUTOR} references on the same students; cached in ${cache})`);
+  for (const tutor of YARDSTICKS) {
+    const uncovered = [...controls.values()].filter((c) => c.tutor === tutor && !c.events).length;
+    if (controlsMissing && uncovered) log(`${uncovered} run${uncovered === 1 ? ' has' : 's have'} no ${tutor === CONTROL_TUTOR ? 'no-tutor control' : `${tutor} run (the steady-learning reference)`} cached in ${cache} and none in the traces given: their ${tutor === CONTROL_TUTOR ? 'value added' : 'reference'} is n/a; --controls runs them (once, cached)`);
+  }
   const digests = [...byKey.values()].map((x) => x.digest);
   if (digests.length === 0) throw new Error('no traces to report');
   const command = ['npm run cli -- report', ...paths.map(shellQuote), ...(o.controls ? ['--controls'] : []), ...(o.controlCache && o.controlCache !== DEFAULT_CONTROL_CACHE ? ['--control-cache', shellQuote(o.controlCache)] : []), ...(o.out ? ['--out', shellQuote(o.out)] : []), ...(format !== 'md' ? ['--format', format] : []), '--pass', shellQuote(rule.text), ...(rankAxis !== 'learningGain' ? ['--rank-axis', rankAxis] : [])].join(' ');
@@ -172,7 +179,7 @@ export function registerReport(program: Command): void {
     .option('--format <md|html|both>', 'report.md with svg/ (md), one self-contained report.html (html), or both', 'md')
     .option('--pass <rule>', `pass rule of pass^k: clauses "<axis> <op> <number>" joined by && (axes ${AXES.map((a) => a.id).join(', ')})`, DEFAULT_PASS_RULE)
     .option('--rank-axis <axis>', 'the axis of the model × harness table', 'learningGain')
-    .option('--controls', 'run the no-tutor control (the silent tutor on the same student) of every run that has none in the traces or the cache; each runs once and is cached')
+    .option('--controls', 'run the yardsticks of every run that has none in the traces or the cache: the no-tutor control (the silent tutor on the same student: value added) and the oracle (the steady-learning reference); each runs once and is cached')
     .option('--control-cache <dir>', 'where no-tutor controls are cached (cached ones are always used)', DEFAULT_CONTROL_CACHE)
     .option('--llm-config <file...>', 'LLM config, for the controls of runs with an LLM student voice')
     .action(async (paths: string[], o: ReportCliOptions) => {

@@ -31,6 +31,9 @@ import {
   plateauDay,
   referenceAt,
   referenceShare,
+  runReference,
+  attachReferences,
+  NO_REFERENCE,
   reportCsvFiles,
   reportHtml,
   reportMarkdown,
@@ -245,39 +248,63 @@ describe('learning curves and the reference', () => {
     { day: 3, solveRate: 0.59 },
     { day: 10, solveRate: 0.6 },
   ];
-  it('the reference is the line from S(0) to the ceiling at the horizon', () => {
-    const d = dg({ curve, ceiling: 0.9, horizonDays: 10 });
-    expect(referenceAt(d, 0)).toBeCloseTo(0.4, 12);
-    expect(referenceAt(d, 5)).toBeCloseTo(0.65, 12);
-    expect(referenceAt(d, 10)).toBeCloseTo(0.9, 12);
-    expect(referenceAt(d, 11)).toBeNull();
-    // gained 0.2 of the reference's 0.5
-    expect(referenceShare(d)).toBeCloseTo(0.4, 12);
+  const oracleCurve = [
+    { day: 0, solveRate: 0.4 },
+    { day: 1, solveRate: 0.55 },
+    { day: 2, solveRate: 0.62 },
+    { day: 3, solveRate: 0.66 },
+    { day: 10, solveRate: 0.9 },
+  ];
+  it("the reference is the oracle's curve on the same student, attached by pairKey", () => {
+    const [run, oracle, other] = attachReferences([dg({ curve }), dg({ tutor: 'oracle', tutorName: 'oracle', curve: oracleCurve }), dg({ curve, seed: 2 })]);
+    expect(run!.reference?.runId).toBe(oracle!.runId);
+    expect(referenceAt(run!, 0)).toBeCloseTo(0.4, 12);
+    expect(referenceAt(run!, 2)).toBeCloseTo(0.62, 12);
+    expect(referenceAt(run!, 10)).toBeCloseTo(0.9, 12);
+    // a day the oracle was not probed: no number
+    expect(referenceAt(run!, 5)).toBeNull();
+    // gained 0.2 of the oracle's 0.5
+    expect(referenceShare(run!)).toBeCloseTo(0.4, 12);
+    // the oracle is its own reference
+    expect(referenceShare(oracle!)).toBeCloseTo(1, 12);
+    // another seed is another student: no reference, with the reason
+    expect(referenceAt(other!, 2)).toBeNull();
+    expect(runReference(other!)).toEqual({ reason: NO_REFERENCE });
     // 90% of the final 0.2 gain is first reached on day 2 (0.58)
-    expect(plateauDay(d)).toBe(2);
+    expect(plateauDay(run!)).toBe(2);
   });
-  it('no headroom, no positive gain, no trace: null, never a number', () => {
-    expect(referenceShare(dg({ curve, ceiling: 0.3 }))).toBeNull();
-    expect(referenceAt(dg({ curve, ceiling: 0.3 }), 5)).toBeCloseTo(0.4, 12);
+  it('no headroom, no positive gain, a field run: null, never a number', () => {
+    const flat = [{ day: 0, solveRate: 0.4 }, { day: 10, solveRate: 0.38 }];
+    const [run] = attachReferences([dg({ curve }), dg({ tutor: 'oracle', tutorName: 'oracle', curve: flat })]);
+    expect(referenceShare(run!)).toBeNull();
+    expect(referenceAt(run!, 10)).toBeCloseTo(0.38, 12);
     expect(plateauDay(dg({ curve: [{ day: 0, solveRate: 0.4 }, { day: 10, solveRate: 0.4 }] }))).toBeNull();
-    expect(referenceAt(dg({ curve, ceiling: null }), 3)).toBeNull();
+    const [field] = attachReferences([dg({ curve, field: true }), dg({ tutor: 'oracle', tutorName: 'oracle', curve: oracleCurve })]);
+    expect(field!.reference).toBeUndefined();
+    expect(referenceAt(field!, 2)).toBeNull();
   });
   it("per tutor: per-day means over the runs probed that day, the mean reference, and the runs left out", () => {
-    const [c] = solveRateCurves([
-      dg({ curve, ceiling: 0.9 }),
-      dg({ curve: [{ day: 0, solveRate: 0.2 }, { day: 10, solveRate: 0.4 }], ceiling: 1 }),
-      dg({ curve: [{ day: 0, solveRate: 0.3 }, { day: 10, solveRate: 0.3 }], ceiling: null }),
+    const oracle2 = [{ day: 0, solveRate: 0.2 }, { day: 2, solveRate: 0.5 }, { day: 10, solveRate: 0.6 }];
+    const ds = attachReferences([
+      dg({ curve }),
+      dg({ curve: [{ day: 0, solveRate: 0.2 }, { day: 10, solveRate: 0.4 }], seed: 2 }),
+      dg({ curve: [{ day: 0, solveRate: 0.3 }, { day: 10, solveRate: 0.3 }], seed: 3 }),
+      dg({ tutor: 'oracle', tutorName: 'oracle', curve: oracleCurve }),
+      dg({ tutor: 'oracle', tutorName: 'oracle', curve: oracle2, seed: 2 }),
     ]);
+    const c = solveRateCurves(ds).find((x) => x.tutor === 'A');
     const day = (d: number) => c!.points.find((p) => p.day === d)!;
     expect(day(0).solveRate.mean).toBeCloseTo(0.3, 12);
     expect(day(0).solveRate.n).toBe(3);
     expect(day(1).solveRate).toEqual({ mean: 0.5, lo: null, hi: null, n: 1 });
-    // reference at day 5: run 1 0.65, run 2 0.2 + 0.8·0.5 = 0.6 → 0.625 over 2 runs
-    expect(day(5).reference.mean).toBeCloseTo(0.625, 12);
-    expect(day(5).reference.n).toBe(2);
-    expect(day(5).solveRate.n).toBe(0);
-    expect(c!.noReference).toEqual([{ reason: "needs the trace (the persona's answering habits are in run_start)", runs: 1 }]);
-    expect(c!.referenceShare.mean).toBeCloseTo((0.4 + 0.25) / 2, 12);
+    // reference at day 2: run 1 0.62, run 2 0.5 → 0.56 over 2 runs; neither A run was probed that day except run 1
+    expect(day(2).reference.mean).toBeCloseTo(0.56, 12);
+    expect(day(2).reference.n).toBe(2);
+    expect(day(2).solveRate.n).toBe(1);
+    expect(c!.noReference).toEqual([{ reason: NO_REFERENCE, runs: 1 }]);
+    // run 1: 0.2 of 0.5; run 2: 0.2 of 0.4
+    expect(c!.referenceShare.mean).toBeCloseTo((0.4 + 0.5) / 2, 12);
+    expect(c!.referenceEnd.mean).toBeCloseTo((0.9 + 0.6) / 2, 12);
     expect(c!.noPositiveGain).toBe(1);
   });
 });

@@ -2,41 +2,46 @@
  * Per-day probe solve-rate curves per tutor (mean and 95% t-interval over the runs probed that
  * day), with the steady-learning reference and two measures of how far short of it a run falls:
  *
- * - Reference, per run: R(d) = S(0) + max(0, C − S(0)) · d / H for 0 ≤ d ≤ H, where S(0) is the
- *   day-0 probe solve rate, H the run's horizon and C the persona's probe ceiling (RunDigest.ceiling:
- *   the solve rate with P(correct) = 1 from knowledge on every probe item, under the persona's
- *   guessing and slips). It is the straight line of a learner who closes the whole gap to that
- *   ceiling in equal daily steps by the last day. It is a yardstick of pace, not a prediction: the
- *   knowledge tracer's own ceiling (BKT: 1 − slip; AKT: where its predictions saturate) is not in
- *   the trace and is not taken into account, so no tutor need be able to reach it.
+ * - Reference, per run: R(d) = the probe solve rate on day d of the oracle tutor's run on the same
+ *   student (REFERENCE_TUTOR on the same scenario, seed, learner model, ability, voice and horizon;
+ *   attachReferences in value-added.ts). The oracle plans on the learner's true knowledge, which no
+ *   other tutor sees, so R is what informed planning attains inside this simulator: a ceiling that
+ *   can be reached, not a line drawn to a level no tutor gets near (engine 2's reference, a straight
+ *   line to the persona's probe ceiling, was reached at 24–27% by the best tutor and at 52% by a
+ *   learner who answered every item right). It is a reference, not a bound: a tutor may beat the
+ *   oracle's strategy (a share above 100%). A run without the oracle's run on its student has no
+ *   reference (the reason says how to get it); an oracle run is its own. Field runs have none.
  *   A tutor's reference is the mean of its runs' R(d) at each day.
- * - Share of the reference gain: (S(dₙ) − S(0)) / (R(dₙ) − S(0)) at the run's last probe day dₙ
- *   (= the share of the gap to the ceiling closed, for a run that reached its horizon); null when
- *   R(dₙ) = S(0) (no headroom).
+ * - Share of the reference gain: (S(dₙ) − S(0)) / (R(dₙ) − S(0)) at the run's last probe day dₙ;
+ *   null when R(dₙ) ≤ S(0) (the oracle gained nothing by then: no headroom to share).
  * - Plateau day: the first probe day d ≥ 1 with S(d) − S(0) ≥ 0.9 · (S(dₙ) − S(0)), for runs with a
  *   positive final gain (null otherwise). A steady learner's is 0.9·H.
  */
 import type { AxisStat } from '../scoring/axes';
+import { REFERENCE_TUTOR } from '../scoring/value-added';
 import type { RunDigest } from './digest';
 import { reasonCounts, type ReasonCount } from './axes-by-tutor';
 import { groupBy, present, stat } from './stats';
 
 export const PLATEAU_SHARE = 0.9;
 
-/** A run's reference line, or why it has none. */
-export function runReference(d: RunDigest): { s0: number; ceiling: number; horizon: number } | { reason: string } {
+export const NO_REFERENCE = `no ${REFERENCE_TUTOR} run on the same student (the ${REFERENCE_TUTOR} tutor on the same scenario, seed, learner model, ability and voice; report --controls runs it)`;
+
+/** A run's reference curve, or why it has none. */
+export function runReference(d: RunDigest): { s0: number; curve: { day: number; solveRate: number }[]; runId: string } | { reason: string } {
   const s0 = d.curve.find((p) => p.day === 0)?.solveRate;
   if (s0 === undefined) return { reason: 'no day-0 probe' };
-  if (d.ceiling === null) return { reason: "needs the trace (the persona's answering habits are in run_start)" };
-  if (d.horizonDays === null || d.horizonDays < 1) return { reason: 'no horizon' };
-  return { s0, ceiling: d.ceiling, horizon: d.horizonDays };
+  if (d.field) return { reason: 'a field run (a real student) has no simulated reference' };
+  if (d.tutorName === REFERENCE_TUTOR) return { s0, curve: d.curve, runId: d.runId };
+  if (!d.reference) return { reason: NO_REFERENCE };
+  return { s0, curve: d.reference.curve, runId: d.reference.runId };
 }
 
-/** R(day) of a run; null outside 0..H or without a reference. */
+/** R(day) of a run: the reference run's solve rate that day; null on a day it was not probed, or without a reference. */
 export function referenceAt(d: RunDigest, day: number): number | null {
   const r = runReference(d);
-  if ('reason' in r || day < 0 || day > r.horizon) return null;
-  return r.s0 + (Math.max(0, r.ceiling - r.s0) * day) / r.horizon;
+  if ('reason' in r) return null;
+  return r.curve.find((p) => p.day === day)?.solveRate ?? null;
 }
 
 /** A run's share of the reference gain at its last probe day (see the header). */
@@ -44,7 +49,7 @@ export function referenceShare(d: RunDigest): number | null {
   const last = d.curve[d.curve.length - 1];
   const r = runReference(d);
   if (!last || last.day === 0 || 'reason' in r) return null;
-  const ref = referenceAt(d, Math.min(last.day, r.horizon));
+  const ref = referenceAt(d, last.day);
   if (ref === null || ref - r.s0 <= 0) return null;
   return (last.solveRate - r.s0) / (ref - r.s0);
 }
@@ -72,10 +77,10 @@ export interface TutorCurve {
   tutor: string;
   runs: number;
   points: CurvePointStat[];
-  /** S(0), S at each run's last probe day, and the persona ceiling C. */
+  /** S(0), S at each run's last probe day, and the reference R there. */
   start: AxisStat;
   end: AxisStat;
-  ceiling: AxisStat;
+  referenceEnd: AxisStat;
   referenceShare: AxisStat;
   plateauDay: AxisStat;
   /** Runs without a reference line, by reason. */
@@ -90,7 +95,7 @@ export function solveRateCurves(digests: readonly RunDigest[]): TutorCurve[] {
     for (const r of runs) for (const p of r.curve) days.add(p.day);
     for (const r of runs) {
       const ref = runReference(r);
-      if (!('reason' in ref)) for (let d = 0; d <= ref.horizon; d++) days.add(d);
+      if (!('reason' in ref)) for (const p of ref.curve) days.add(p.day);
     }
     const points = [...days]
       .sort((a, b) => a - b)
@@ -110,7 +115,7 @@ export function solveRateCurves(digests: readonly RunDigest[]): TutorCurve[] {
       points,
       start: stat(present(runs.map((r) => r.curve.find((p) => p.day === 0)?.solveRate))),
       end: stat(present(runs.map(lastRate))),
-      ceiling: stat(present(runs.map((r) => r.ceiling))),
+      referenceEnd: stat(present(runs.map((r) => (r.curve.length ? referenceAt(r, r.curve[r.curve.length - 1]!.day) : null)))),
       referenceShare: stat(present(runs.map(referenceShare))),
       plateauDay: stat(present(plateaus)),
       noReference: reasonCounts(present(runs.map((r) => {

@@ -101,6 +101,8 @@ export interface RunDigest {
   /** Set by the analyses (value-added.ts) when a no-tutor control in the set gave the value added: its run and its gain over the same days. */
   controlRunId?: string;
   controlGain?: number | null;
+  /** Set by the analyses (value-added.ts, attachReferences) when the set has the oracle's run on the same student: its curve is the run's steady-learning reference (curves.ts). */
+  reference?: { runId: string; curve: { day: number; solveRate: number }[] };
 }
 
 /**

@@ -18,10 +18,10 @@ import { axisCorrelations, type AxisPair } from './correlations';
 import { byText, groupBy } from './stats';
 import { curvesSpec, distributionSpec, groupedBarSpec, heatmapSpec, lineSpec, rankSpec, scatterSpec, type CurveRow, type DistributionRow } from './plots';
 import { fieldComparisons, type FieldComparison } from './field';
-import { attachControls, valueAddedByTutor, type TutorValueAdded } from './value-added';
+import { attachControls, attachReferences, valueAddedByTutor, type TutorValueAdded } from './value-added';
 import { headToHeads, type HeadToHead, type HeadToHeadResult } from './head-to-head';
 import { studentOf, SHARED_STUDENT_ENGINES } from './digest';
-import { CONTROL_TUTOR } from '../scoring/value-added';
+import { CONTROL_TUTOR, REFERENCE_TUTOR } from '../scoring/value-added';
 import { num, pct, statCsv, statText, type CsvCell, type ReportPlot, type ReportSection, type ReportTable } from './table';
 
 export interface ReportOptions {
@@ -117,7 +117,7 @@ function overview(ds: readonly RunDigest[]): Overview {
 /** The digests, sorted (so that input order never changes a number), with the options resolved. */
 function prepare(inputs: readonly AnalysisInput[], opts: ReportOptions) {
   // Value added needs the set's no-tutor controls: filled in once here, so every analysis reads it.
-  const digests = attachControls(digestAll(inputs).sort(order));
+  const digests = attachReferences(attachControls(digestAll(inputs).sort(order)));
   const rule = parsePassRule(opts.passRule ?? DEFAULT_PASS_RULE);
   const rankAxis = opts.rankAxis ?? 'learningGain';
   if (!axisById(rankAxis)) throw new Error(`unknown axis "${rankAxis}" (axes: ${AXES.map((a) => a.id).join(', ')})`);
@@ -412,21 +412,21 @@ function curvesSection(a: BenchmarkAnalyses, tutors: readonly string[]): ReportS
   const summary = table(
     'curve-summary',
     'Solve rate: start, end, and against the reference',
-    ['Tutor', 'Runs', 'Day 0', 'Last probe day', 'Persona ceiling C', 'Share of the reference gain', 'Plateau day (90% of final gain)', 'Left out'],
+    ['Tutor', 'Runs', 'Day 0', 'Last probe day', 'Reference (oracle) on the last probe day', 'Share of the reference gain', 'Plateau day (90% of final gain)', 'Left out'],
     [false, true, true, true, true, true, true, false],
     a.curves.map((c) => [
       c.tutor,
       String(c.runs),
       rateStat(c.start),
       rateStat(c.end),
-      rateStat(c.ceiling),
+      rateStat(c.referenceEnd),
       statText(c.referenceShare, { digits: 1, scale: 100, suffix: '%' }),
       statText(c.plateauDay, { digits: 1, bounds: [1, Math.max(1, ...c.points.map((p) => p.day))] }),
       [c.noReference.length ? `no reference: ${countsText(c.noReference)}` : '', c.noPositiveGain ? `no plateau day (no positive gain): ${plural(c.noPositiveGain, 'run')}` : ''].filter(Boolean).join('; ') || '—',
     ]),
-    ['tutor', 'runs', 'start_mean', 'start_lo', 'start_hi', 'start_n', 'end_mean', 'end_lo', 'end_hi', 'end_n', 'ceiling_mean', 'ceiling_lo', 'ceiling_hi', 'ceiling_n', 'reference_share_mean', 'reference_share_lo', 'reference_share_hi', 'reference_share_n', 'plateau_day_mean', 'plateau_day_lo', 'plateau_day_hi', 'plateau_day_n', 'no_reference', 'no_positive_gain'],
-    a.curves.map((c) => [c.tutor, c.runs, ...statCsv(c.start), ...statCsv(c.end), ...statCsv(c.ceiling), ...statCsv(c.referenceShare), ...statCsv(c.plateauDay), countsText(c.noReference) || null, c.noPositiveGain]),
-    ['Share of the reference gain: (S(last) − S(0)) / (R(last) − S(0)), 100% = kept pace with steady learning to the ceiling. Plateau day: the first probe day with 90% of the run\'s final gain (a steady learner: 0.9 × horizon).'],
+    ['tutor', 'runs', 'start_mean', 'start_lo', 'start_hi', 'start_n', 'end_mean', 'end_lo', 'end_hi', 'end_n', 'reference_end_mean', 'reference_end_lo', 'reference_end_hi', 'reference_end_n', 'reference_share_mean', 'reference_share_lo', 'reference_share_hi', 'reference_share_n', 'plateau_day_mean', 'plateau_day_lo', 'plateau_day_hi', 'plateau_day_n', 'no_reference', 'no_positive_gain'],
+    a.curves.map((c) => [c.tutor, c.runs, ...statCsv(c.start), ...statCsv(c.end), ...statCsv(c.referenceEnd), ...statCsv(c.referenceShare), ...statCsv(c.plateauDay), countsText(c.noReference) || null, c.noPositiveGain]),
+    ['Share of the reference gain: (S(last) − S(0)) / (R(last) − S(0)), 100% = gained what the oracle gained on the same student; above 100%: more. Plateau day: the first probe day with 90% of the run\'s final gain (a steady learner: 0.9 × horizon).'],
   );
   const byDay = table(
     'solve-rate-by-day',
@@ -444,7 +444,7 @@ function curvesSection(a: BenchmarkAnalyses, tutors: readonly string[]): ReportS
         {
           id: 'solve-rate-curves',
           title: 'Probe solve rate by day (dashed: steady-learning reference)',
-          description: `Line chart: mean probe solve rate by day for ${list([...tutors])}, with 95% bands where at least two runs were probed, and each tutor's steady-learning reference as a dashed line from its day-0 solve rate to the persona ceiling at the horizon. Numbers in the table "Solve rate by day, with the reference".`,
+          description: `Line chart: mean probe solve rate by day for ${list([...tutors])}, with 95% bands where at least two runs were probed, and each tutor's steady-learning reference (the oracle tutor's curve on the same students) as a dashed line. Numbers in the table "Solve rate by day, with the reference".`,
           spec: curvesSpec(rows, tutors, 'Probe solve rate by day (dashed: steady-learning reference)', 'Mean probe solve rate per day per tutor, 95% bands, dashed steady-learning reference'),
           table: byDay.id,
         },
@@ -454,7 +454,7 @@ function curvesSection(a: BenchmarkAnalyses, tutors: readonly string[]): ReportS
     id: 'curves',
     title: 'Learning curves and the steady-learning reference',
     paragraphs: [
-      "S(d) is the probe solve rate after day d (mean P(correct) over the held-out probe set). The reference R(d) is, per run, the straight line from S(0) on day 0 to the persona's probe ceiling C on the last day: C = (1 − guessProb)(1 − carelessness) + guessProb × guessAccuracy, the solve rate if the learner's knowledge gave P(correct) = 1 on every probe item (1 for a persona without guessing or slips). It is a pace yardstick, not an attainable target: the knowledge tracer's own ceiling (BKT: 1 − slip; AKT: where its predictions saturate) is not in the trace, so even perfect tutoring stays below it. A tutor's reference is the mean of its runs' lines.",
+      `S(d) is the probe solve rate after day d (mean P(correct) over the held-out probe set). The steady-learning reference R(d) is, per run, the probe solve rate on day d of the ${REFERENCE_TUTOR} tutor's run on the same student (same scenario, seed, learner model, ability and voice): the built-in planner's strategy played on the learner's true knowledge, which no other tutor sees. It is what informed planning attains inside this simulator, so the share of its gain is a share of a reachable ceiling (a tutor can exceed it); a run without the ${REFERENCE_TUTOR}'s run on its student has no reference (report --controls runs it). A tutor's reference is the mean over its runs.`,
     ],
     plots,
     tables: [summary, byDay],

@@ -5,7 +5,7 @@
  * same days (scoring/value-added.ts). A run whose report already carries a value added keeps it.
  * Definitions: docs/analyses.md ("Value added over no tutor").
  */
-import { CONTROL_TUTOR, NO_CONTROL, valueAdded } from '../scoring/value-added';
+import { CONTROL_TUTOR, NO_CONTROL, REFERENCE_TUTOR, valueAdded } from '../scoring/value-added';
 import type { AxisStat } from '../scoring/axes';
 import type { RunDigest } from './digest';
 import { studentOf } from './digest';
@@ -34,6 +34,20 @@ export function attachControls(digests: readonly RunDigest[]): RunDigest[] {
     if (reason) unscored.valueAdded = reason;
     else delete unscored.valueAdded;
     return { ...d, axes: { ...d.axes, valueAdded: v.added }, unscored, controlGain: v.silent, controlRunId: c.runId };
+  });
+}
+
+/**
+ * The digests with `reference` set from the set's oracle runs (REFERENCE_TUTOR) on the same student
+ * (pairKey): the oracle's probe curve is the run's steady-learning reference (curves.ts). An oracle
+ * run is its own reference; field runs have none (no simulated student to plan on).
+ */
+export function attachReferences(digests: readonly RunDigest[]): RunDigest[] {
+  const oracles = new Map<string, RunDigest>();
+  for (const d of digests) if (d.tutorName === REFERENCE_TUTOR && !d.field) oracles.set(pairKey(d), d);
+  return digests.map((d) => {
+    const o = d.field ? undefined : oracles.get(pairKey(d));
+    return o ? { ...d, reference: { runId: o.runId, curve: o.curve } } : d;
   });
 }
 

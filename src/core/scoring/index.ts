@@ -10,4 +10,4 @@ export { axisEvidence, rubricOfAxis, type AxisEvidence, type EvidenceGroup } fro
 export { learnerActivity, type LearnerActivity } from './activity';
 export { calibration, calibrationByMode, couplingOf, dayPairs, type CalibrationReport, type CalibrationByMode, type StudentModelCalibration, type AttemptGradingCounts } from './calibration';
 export { runWarnings, warningLines, RUN_WARNING_CODES, FAILING_MIN_CALLS, type RunWarning, type RunWarningCode } from './warnings';
-export { CONTROL_TUTOR, NO_CONTROL, gainThrough, lastCheck, valueAdded, withControl, ownControl, type ValueAddedDetail } from './value-added';
+export { CONTROL_TUTOR, REFERENCE_TUTOR, NO_CONTROL, gainThrough, lastCheck, valueAdded, withControl, ownControl, type ValueAddedDetail } from './value-added';

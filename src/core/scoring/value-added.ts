@@ -17,6 +17,13 @@ type CurvePoint = Pick<ScoredPoint, 'day' | 'solveRate'>;
 /** The registry name of the no-tutor control. */
 export const CONTROL_TUTOR = 'silent';
 
+/**
+ * The registry name of the tutor whose curve is the steady-learning reference: the oracle plans on
+ * the learner's true knowledge (simulated learners only), so its curve on the same student is what
+ * informed planning attains in this simulator (analysis/curves.ts).
+ */
+export const REFERENCE_TUTOR = 'oracle';
+
 /** The learning gain of a probe curve through day `day` (mean per-day change from day 0): the scorer's definition on a shorter window. */
 export function gainThrough(curve: readonly CurvePoint[], day: number): number | null {
   const first = curve.find((p) => p.day === 0);
