@@ -18,9 +18,10 @@
  * temporary directory (the repository and its working tree are only read) with this tree's
  * node_modules linked in; by default it is the newest commit that still runs the previous engine
  * version (the parent of the commit that introduced ENGINE_VERSION, or HEAD while that change is
- * not committed). Prints both wall times and the ratio, and checks that the two wrote the same
- * traces apart from what the engine change is meant to change (engine 2: run_start.engine and the
- * belief after each answer, read over the course's skills instead of all) and the same summaries.
+ * not committed). Prints both wall times and the ratio, and, where the engine change only changed
+ * what a trace records (engine 1 → 2: run_start.engine and the belief after each answer, read over
+ * the course's skills instead of all), checks that the two wrote the same traces and summaries;
+ * across a change of what runs do (engine 2 → 3) it compares wall times only, and says so.
  */
 import { availableParallelism, cpus, tmpdir } from 'node:os';
 import { execFileSync, spawn } from 'node:child_process';
@@ -234,7 +235,11 @@ async function compareEngines(): Promise<void> {
   const b = med(wall.baseline);
   const c = med(wall.current);
   console.log(`median wall time over ${rounds} round(s): baseline ${b.toFixed(1)} s, current ${c.toFixed(1)} s: ${(b / c).toFixed(2)}× faster (current/baseline ${(c / b).toFixed(2)})`);
-  compareOutputs(outs.baseline, outs.current);
+  // Engine 1 → 2 changed only what a trace records (asCurrent maps it); later engine changes change
+  // what runs do (engine 3: the learning model), so their traces are other runs: wall times only.
+  const mapped = base.engine === ENGINE_VERSION || (base.engine === 'educlaw-lab-engine-1' && (ENGINE_VERSION as string) === 'educlaw-lab-engine-2');
+  if (mapped) compareOutputs(outs.baseline, outs.current);
+  else console.log(`traces: not compared: ${base.engine} → ${ENGINE_VERSION} changes what runs do (docs/trace-format.md), so the two sweeps ran other runs; the wall times above are the comparison`);
   console.log(`baseline sweep: ${outs.baseline}; current sweep: ${outs.current}`);
 }
 

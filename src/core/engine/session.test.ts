@@ -38,12 +38,20 @@ describe('a run (executeRun over a session)', () => {
     for (let i = 1; i < ev.length; i++) expect(ev[i]!.t).toBeGreaterThanOrEqual(ev[i - 1]!.t);
   });
 
-  it('probes do not change the tracer history and disclosed answers are not evidence', async () => {
+  it('probes do not change the tracer history; a copied answer is graded right and enters the history as not solved', async () => {
     const res = await runWith(miniScenario(), 'answer-giver');
     const attempts = eventsOf(res.events, 'attempt');
     const copied = attempts.filter((a) => a.source === 'disclosed');
     expect(copied.length).toBeGreaterThan(0);
-    for (const a of copied) expect(a).toMatchObject({ correct: true, evidence: false });
+    for (const a of copied) {
+      expect(a).toMatchObject({ correct: true, evidence: true });
+      // The belief after the copy: the tracer read a failure on the skill (BKT: P(know) falls or stays at its floor).
+      const next = res.events[a.seq + 1]!;
+      expect(next.type).toBe('mastery');
+      const before = [...res.events.slice(0, a.seq)].reverse().find((e) => e.type === 'mastery');
+      const at = (m: TraceEvent) => (m.type === 'mastery' ? m.values[m.skills.indexOf(a.skill)]! : NaN);
+      if (before) expect(at(next)).toBeLessThanOrEqual(at(before) + 1e-9);
+    }
     for (const a of attempts.filter((x) => x.source === 'own')) expect(a.evidence).toBe(true);
   });
 

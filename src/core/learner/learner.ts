@@ -17,8 +17,12 @@
  *       use of the skill, so novices gain more than experts), at most once per skill per day,
  *       fading as (1 + days)^−LEARN_FADE, all grants on a skill together capped at LEARN_CAP.
  *  3. disclosure: an answer the tutor reveals may be copied; a copied answer is graded correct in
- *     the LMS but is not practice and never enters the history. A learner copies less the more they
- *     know: copy chance = persona.copyDisclosedProb · (1 − P/2).
+ *     the LMS but is not practice, and it enters the history as not solved: the tracer was fitted
+ *     on ASSISTments skill-builder data, where a problem answered after the tutoring showed the
+ *     answer (the bottom-out hint) is marked incorrect, so "could not do it unaided" is what such
+ *     an attempt means to it. Leaving copies out of the history instead hid exactly the failures a
+ *     learner copies to avoid, and the tracer read the cleaner record as more knowledge. A learner
+ *     copies less the more they know: copy chance = persona.copyDisclosedProb · (1 − P/2).
  * Persona habits sit on top: a guess (persona.guessProb) is graded but is not practice; a slip
  * (persona.carelessness) turns a worked-out success into a wrong submission while the history keeps
  * the worked-out success. Coupling "student-attempts": the attempt is written by an LLM student
@@ -253,7 +257,9 @@ export class Learner {
       this.disclosed.delete(item.id);
       const response = this.copies.get(item.id) ?? item.answer;
       this.copies.delete(item.id);
-      return { p, boost, source: 'disclosed', response, correct: true, evidence: false };
+      // In the history as not solved (ASSISTments: an answer shown is a problem marked incorrect; header, 3).
+      this.history.push({ skill: item.skillId, question: item.questionRef, correct: false });
+      return { p, boost, source: 'disclosed', response, correct: true, evidence: true };
     }
     const wrong = item.misconceptions[Math.floor(pickWrong * item.misconceptions.length)] ?? item.misconceptions[0]!;
     if (opts.guess) {
@@ -270,13 +276,13 @@ export class Learner {
     if (opts.write) {
       const written = await opts.write(pEff);
       const g = gradeAttempt(item, written, this.disclosed.has(item.id));
+      // After a disclosure, whatever the student wrote is in the history as not solved (header, 3).
+      this.history.push({ skill: item.skillId, question: item.questionRef, correct: g.evidence ? g.correct : false });
       if (g.record.grading === 'copied_disclosed') {
         this.disclosed.delete(item.id);
-        return { p, boost, source: 'disclosed', response: g.response, correct: true, evidence: false, student: g.record };
+        return { p, boost, source: 'disclosed', response: g.response, correct: true, evidence: true, student: g.record };
       }
-      if (!g.evidence) return { p, boost, source: 'own', response: g.response, correct: false, evidence: false, student: g.record };
-      this.history.push({ skill: item.skillId, question: item.questionRef, correct: g.correct });
-      return { p, boost, source: 'own', response: g.response, correct: g.correct, evidence: true, student: g.record };
+      return { p, boost, source: 'own', response: g.response, correct: g.evidence ? g.correct : false, evidence: true, student: g.record };
     }
     // One draw decides both what the learner does with the scaffold and what it would have done
     // without it (common random numbers): the history keeps the latter.

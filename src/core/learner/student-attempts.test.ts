@@ -77,7 +77,7 @@ describe('the coupling mode in runs', () => {
     expect(plain.events.some((e) => e.type === 'attempt' && e.student)).toBe(false);
   });
 
-  it('after the tutor disclosed an item\'s answer, no attempt at it is evidence: a right one is a copy, a wrong one is left out too', async () => {
+  it('after the tutor disclosed an item\'s answer, no attempt at it is the student\'s own evidence: a right one is a copy, and both enter the history as not solved', async () => {
     const s2 = miniScenario();
     const its = itemsByStem(runRecord({ scenario: onBkt(s2), tutor: { name: 'answer-giver', config: {} }, seed: 2 }));
     const llm = () => scriptedStudentLlm(its);
@@ -88,9 +88,9 @@ describe('the coupling mode in runs', () => {
     expect(after.length).toBeGreaterThan(0);
     expect(copies.length).toBeGreaterThan(0);
     for (const e of [...after, ...copies]) {
-      expect(e).toMatchObject({ evidence: false });
-      // Only evidence changes the history: no belief snapshot follows.
-      expect(res.events[e.seq + 1]!.type).not.toBe('mastery');
+      expect(e).toMatchObject({ evidence: true });
+      // In the history (as not solved): a belief snapshot follows.
+      expect(res.events[e.seq + 1]!.type).toBe('mastery');
     }
     for (const e of after) expect(e).toMatchObject({ source: 'own', correct: false, student: { reason: AFTER_DISCLOSURE } });
   });

@@ -153,16 +153,16 @@ const ReplySchema = z
   })
   .loose();
 
-/** Why an attempt at an item whose answer the tutor disclosed is left out of the evidence. */
-export const AFTER_DISCLOSURE = 'the tutor had disclosed this answer: not evidence';
+/** Why an attempt at an item whose answer the tutor disclosed is not the student's own evidence. */
+export const AFTER_DISCLOSURE = 'the tutor had disclosed this answer: in the history as not solved';
 
 /**
  * Grades a written attempt with the item's answer checker. `disclosed`: the tutor revealed this
  * item's answer while the learner worked on it (the leakage matcher, as in tracer-decides mode).
- * Then the attempt is not evidence of knowledge, whatever its grade: a correct one is a copy of the
- * disclosed answer ("copied_disclosed"), a wrong one is graded wrong and left out too
- * ("after_disclosure", or no_answer / malformed with the reason), because keeping the wrong ones
- * while dropping the right ones would make a disclosure lower the tracer's belief.
+ * Then the attempt is not the student's own evidence (`evidence` false), whatever its grade: a
+ * correct one is a copy of the disclosed answer ("copied_disclosed"), a wrong one is graded wrong
+ * ("after_disclosure", or no_answer / malformed with the reason). The learner (learner.ts) writes
+ * either into the history as not solved, as ASSISTments marks a problem whose answer was shown.
  */
 export function gradeAttempt(item: Item, w: WrittenAttempt, disclosed: boolean): { correct: boolean; response: string; evidence: boolean; record: StudentAttemptRecord } {
   const base = { prompt: ATTEMPT_PROMPT_VERSION };

@@ -93,7 +93,11 @@ export type TraceEvent = Base &
         source: 'own' | 'disclosed' | 'guess';
         response: string;
         correct: boolean;
-        /** Whether the attempt entered the tracer's history (disclosed answers and guesses do not). */
+        /**
+         * Whether the attempt entered the tracer's history. Guesses do not; a copied answer (and,
+         * with coupling "student-attempts", any attempt after its answer was disclosed) does, as
+         * not solved (engine 3: ASSISTments marks a problem whose answer was shown incorrect).
+         */
         evidence: boolean;
         /**
          * Present (true) when the learner worked the item out correctly but submitted a wrong answer
