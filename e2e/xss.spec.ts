@@ -102,8 +102,9 @@ function hostileTrace(): string {
   end.message = next();
   let seq = end.seq;
   const ev = (o: Record<string, unknown>) => ({ seq: ++seq, t: end.t, ...o });
-  const verdicts = PAYLOADS.slice(0, 20).map((p, i) => ev({ type: 'judge_verdict', panel: 'xss', rubric: 'helpfulness', rubricVersion: 'helpfulness-v2', judge: i % 2 ? 'a' : 'b', provider: 'mock', model: 'm', day: 2, status: 'unscored', scores: null, holds: null, reason: p, attempts: 3, usage: null, cost: null, raw: PAYLOADS[(i + 20) % PAYLOADS.length] }));
-  const all = [...events, ev({ type: 'judge_panel', panel: 'xss', judges: [{ id: 'a', provider: 'mock', model: 'm', family: null }, { id: 'b', provider: 'mock', model: 'm', family: null }], temperature: 0, rubrics: [{ id: 'helpfulness', version: 'helpfulness-v2' }], days: [2], sampling: { daysPerRun: 1, strata: 1, seed: 1 } }), ...verdicts.map((v, i) => ({ ...v, seq: seq - verdicts.length + 1 + i + 1 }))];
+  // One verdict per judge, rubric and day (the trace validator refuses a second): 20 judges on one rubric and day.
+  const verdicts = PAYLOADS.slice(0, 20).map((p, i) => ev({ type: 'judge_verdict', panel: 'xss', rubric: 'helpfulness', rubricVersion: 'helpfulness-v2', judge: `j${i}`, provider: 'mock', model: 'm', day: 2, status: 'unscored', scores: null, holds: null, reason: p, attempts: 3, usage: null, cost: null, raw: PAYLOADS[(i + 20) % PAYLOADS.length] }));
+  const all = [...events, ev({ type: 'judge_panel', panel: 'xss', judges: verdicts.map((_, i) => ({ id: `j${i}`, provider: 'mock', model: 'm', family: null })), temperature: 0, rubrics: [{ id: 'helpfulness', version: 'helpfulness-v2' }], days: [2], sampling: { daysPerRun: 1, strata: 1, seed: 1 } }), ...verdicts.map((v, i) => ({ ...v, seq: seq - verdicts.length + 1 + i + 1 }))];
   // Sequence numbers in order (the panel came first).
   all.forEach((e, i) => (e.seq = i));
   const file = join(dir, 'hostile.jsonl');
