@@ -44,6 +44,8 @@ for (const f of files) {
       scenario.learner.ability = (ability === 'no-homework' ? 'average' : ability) as typeof scenario.learner.ability;
       if (ability === 'no-homework') scenario.course.homework.days = [];
       const res = await executeRun(runRecord({ scenario, source: f, tutor: { name: tutor, config: {} }, seed }), env);
+      // A run that stopped early (a tutor error) is not a measurement of the tutor over the horizon.
+      if (res.reason !== 'horizon_reached') throw new Error(`${f} × ${tutor} × seed ${seed}: the run ended ${res.reason}${res.message ? ` (${res.message})` : ''}, not at its horizon`);
       const gain = scoreTrace(res.events).learningGain;
       if (gain === null) throw new Error(`${f} × ${tutor} × seed ${seed}: no learning gain (the run ended ${res.reason})`);
       runs.push({ tutor, scenario: scenario.id, ability, seed, gain });

@@ -82,24 +82,47 @@ function openItemIds(ctx: TutorContext): string[] {
 /** Item views read once per tutor (items never change during a run), so a turn stays within its tool calls. */
 export type ItemViews = Map<string, ItemView>;
 
+/**
+ * Calls a built-in tutor keeps in hand after reading item views, for its acts (assignments, the
+ * post, the message) and the reads they need: a turn has scenario.tutor.maxToolCallsPerTurn calls.
+ */
+export const VIEW_RESERVE = 8;
+
+/** An item's teacher view, read once (get_course_map with item_id) and kept in `views`. */
+export function readView<V extends ItemView = ItemView>(ctx: TutorContext, id: string, views: ItemViews): V {
+  let v = views.get(id);
+  if (!v) {
+    v = value<ItemView>(ctx.tools.call('get_course_map', { item_id: id }), 'get_course_map');
+    views.set(id, v);
+  }
+  return v as V;
+}
+
+/**
+ * The views of `ids`, reading those not read yet, or null when that would leave fewer than
+ * `reserve` calls in the turn (a learner with many open items: the procrastinator's homework piles
+ * up). Then the caller posts nothing that would need them for the leakage check: it never posts
+ * text it could not check.
+ */
+export function viewsWithin(ctx: TutorContext, ids: readonly string[], views: ItemViews, reserve = VIEW_RESERVE): ItemView[] | null {
+  const missing = ids.filter((id) => !views.has(id)).length;
+  const left = ctx.status?.remaining ?? Number.POSITIVE_INFINITY;
+  if (missing > 0 && missing > left - reserve) return null;
+  return ids.map((id) => readView(ctx, id, views));
+}
+
 /** Posts a bank worked example of `skill` (current level) that reveals no open item's answer. Shared by the planner. */
 export function postWorkedExample(ctx: TutorContext, skill: number, views: ItemViews, avoid: readonly string[] = []): boolean {
   const map = value<{ skills: { items: { item_id: string; level: number }[]; current_level: number }[] }>(ctx.tools.call('get_course_map', { skill_id: skill }), 'get_course_map');
   const s = map.skills[0];
   if (!s) return false;
   const openIds = [...new Set([...avoid, ...openItemIds(ctx)])];
-  const view = (id: string): ItemView => {
-    let v = views.get(id);
-    if (!v) {
-      v = value<ItemView>(ctx.tools.call('get_course_map', { item_id: id }), 'get_course_map');
-      views.set(id, v);
-    }
-    return v;
-  };
-  const open = openIds.map(view);
+  const open = viewsWithin(ctx, openIds, views);
+  if (!open) return false;
   const pool = ctx.rng.shuffle(s.items.filter((i) => i.level === s.current_level && !openIds.includes(i.item_id)));
   for (const cand of pool.slice(0, 4)) {
-    const ex = view(cand.item_id);
+    const ex = viewsWithin(ctx, [cand.item_id], views)?.[0];
+    if (!ex) return false;
     const body = `${ex.stem}\n${ex.solution_steps.map((st, k) => `${k + 1}. ${st}`).join('\n')}`;
     if (disclosesAny(body, open)) continue;
     ctx.tools.call('provide_content', { skill_id: skill, kind: 'worked_example', title: `Worked example: ${ex.skill}`, body });

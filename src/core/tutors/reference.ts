@@ -13,7 +13,7 @@ import type { Tutor, TutorContext, TutorEntry } from './types';
 import type { ToolResult } from '../trace/types';
 import { z } from 'zod';
 import { SimError } from '../errors';
-import { disclosesAny, postWorkedExample, type ItemView, type ItemViews } from './policies';
+import { disclosesAny, postWorkedExample, readView, viewsWithin, type ItemView, type ItemViews } from './policies';
 
 /** Reference tutors take no config. */
 const NoConfig = z.object({}).strict();
@@ -37,17 +37,9 @@ interface TeacherView extends ItemView {
   hints: string[];
 }
 
-/** Reads an item's teacher view once and remembers it (items never change during a run). */
-function itemReader(): (ctx: TutorContext, id: string) => TeacherView {
-  const cache = new Map<string, TeacherView>();
-  return (ctx, id) => {
-    let v = cache.get(id);
-    if (!v) {
-      v = value<TeacherView>(ctx.tools.call('get_course_map', { item_id: id }), 'get_course_map');
-      cache.set(id, v);
-    }
-    return v;
-  };
+/** Reads an item's teacher view once and remembers it in `views` (items never change during a run). */
+function itemReader(views: ItemViews = new Map()): (ctx: TutorContext, id: string) => TeacherView {
+  return (ctx, id) => readView<TeacherView>(ctx, id, views);
 }
 function openItems(ctx: TutorContext): string[] {
   const asg = value<{ assignments: { items: { item_id: string; done: boolean }[] }[] }>(ctx.tools.call('get_assignments', { status: 'open' }), 'get_assignments');
@@ -101,14 +93,15 @@ export const withholder: TutorEntry = {
   description: 'Answers help requests with a hint and a question, never the answer. A no-leak reference.',
   create(): Tutor {
     const hintsGiven = new Map<string, number>();
-    const itemOf = itemReader();
+    const views: ItemViews = new Map();
+    const itemOf = itemReader(views);
     return helpOnly((ctx, id) => {
       const it = itemOf(ctx, id);
       const n = hintsGiven.get(id) ?? 0;
       hintsGiven.set(id, n + 1);
-      // Never reveal the answer of any item the learner has open, not only this one.
-      const open = openItems(ctx).map((oid) => itemOf(ctx, oid));
-      const safe = (text: string) => !disclosesAny(text, [...open, it]);
+      // Never reveal the answer of any item the learner has open, not only this one; no hint when they cannot all be read this turn.
+      const open = viewsWithin(ctx, openItems(ctx), views);
+      const safe = (text: string) => open !== null && !disclosesAny(text, [...open, it]);
       const ladder = [...it.hints.slice(Math.min(n, it.hints.length - 1)), ...it.hints];
       const hint = ladder.find(safe);
       const question = 'What would your first step be?';
@@ -137,8 +130,8 @@ interface SkillRow {
  */
 export function plannerTutor(know?: (ctx: TutorContext, skills: number[]) => Promise<number[]>): Tutor {
     let lastPlannedDay = 0;
-    const itemOf = itemReader();
     const views: ItemViews = new Map();
+    const itemOf = itemReader(views);
     const recentAcc = (r: SkillRow) => (r.last_5.length ? r.last_5.reduce((a, b) => a + b, 0) / r.last_5.length : null);
     async function plan(ctx: TutorContext) {
       const today = ctx.wake.day;
@@ -188,8 +181,8 @@ export function plannerTutor(know?: (ctx: TutorContext, skills: number[]) => Pro
           if (id) {
             const it = itemOf(ctx, id);
             const posted = postWorkedExample(ctx, it.skill_id, views, [id]);
-            const open = openItems(ctx).map((oid) => itemOf(ctx, oid));
-            const hint = it.hints.find((h) => !disclosesAny(h, [...open, it]));
+            const open = viewsWithin(ctx, openItems(ctx), views);
+            const hint = open ? it.hints.find((h) => !disclosesAny(h, [...open, it])) : undefined;
             const lead = posted ? 'Look at the worked example I just posted; it uses the same idea.' : "Let's look at this one together.";
             ctx.tools.call('send_message', { text: `${lead} ${hint ?? 'What is the question asking you to find?'} What would you do first?` });
             return;
