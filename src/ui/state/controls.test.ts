@@ -49,7 +49,8 @@ describe('the no-tutor control of a Lab run', () => {
     expect(runIdOf(controlRecord(plan.record))).toBe(runIdOf(rec(CONTROL_TUTOR)));
     // Before the control is run, the axis table's row says so, and the line gives no number.
     expect(reportWithControl(run.report!, plan).valueAdded).toMatchObject({ value: null, reason: 'the no-tutor control has not been run yet' });
-    expect(valueAddedLine(run.report!, plan).text).toMatch(/^Value added over no tutor: starting/);
+    expect(valueAddedLine(run.report!, plan, { starting: true }).text).toMatch(/^Value added over no tutor: starting/);
+    expect(valueAddedLine(run.report!, plan).text).toBe('Value added over no tutor: unscored: the same student has not been run with no tutor yet.');
 
     const control = stored(controlRecord(rec('planner')), silent);
     const found = planControl(run, planner, ctx([control, run]));
@@ -77,7 +78,7 @@ describe('the no-tutor control of a Lab run', () => {
     expect(planControl(run, planner, ctx([run], { started, isLive: (k) => k === 'k1' }))).toEqual({ kind: 'running', key: 'k1' });
     // Started earlier but no longer live and not stored as done: needed again.
     expect(planControl(run, planner, ctx([run], { started })).kind).toBe('needed');
-    expect(valueAddedLine(run.report!, { kind: 'running', key: 'k1' }, 'Day 2 of 4').text).toBe('Value added over no tutor: running the same student with no tutor (Day 2 of 4)…');
+    expect(valueAddedLine(run.report!, { kind: 'running', key: 'k1' }, { progress: 'Day 2 of 4' }).text).toBe('Value added over no tutor: running the same student with no tutor (Day 2 of 4)…');
   });
 
   it('a failed control is not re-run on its own: its reason shows until the user asks again', () => {
@@ -121,7 +122,7 @@ describe('the no-tutor control of a Lab run', () => {
 
   it('writes gains as signed percentage points a day', () => {
     expect(ppDay(0.0032)).toBe('+0.32 pp/day');
-    expect(ppDay(-0.0001)).toBe('−0.01 pp/day');
+    expect(ppDay(-0.0001)).toBe('-0.01 pp/day');
     expect(ppDay(0)).toBe('+0.00 pp/day');
   });
 });

@@ -108,8 +108,8 @@ export function reportWithControl(report: ScoreReport, plan: ControlPlan, progre
   }
 }
 
-/** A gain per day as the page writes it: signed percentage points a day. */
-export const ppDay = (v: number): string => `${v >= 0 ? '+' : '−'}${Math.abs(v * 100).toFixed(2)} pp/day`;
+/** A gain per day as the axis table writes it: signed percentage points a day. */
+export const ppDay = (v: number): string => `${v >= 0 ? '+' : ''}${(v * 100).toFixed(2)} pp/day`;
 
 /** The line the Lab shows beside the axis table, and its tone. */
 export interface ValueAddedLine {
@@ -120,7 +120,8 @@ export interface ValueAddedLine {
 }
 
 /** The value-added line of a run: the number with both gains and its direction, or why there is none. */
-export function valueAddedLine(report: ScoreReport, plan: ControlPlan, progress: string | null = null): ValueAddedLine {
+export function valueAddedLine(report: ScoreReport, plan: ControlPlan, opts: { progress?: string | null; starting?: boolean } = {}): ValueAddedLine {
+  const progress = opts.progress ?? null;
   const shown = reportWithControl(report, plan, progress);
   const v = shown.valueAdded;
   if (plan.kind === 'self') {
@@ -131,12 +132,15 @@ export function valueAddedLine(report: ScoreReport, plan: ControlPlan, progress:
     };
   }
   if (plan.kind === 'running') return { tone: 'muted', text: `Value added over no tutor: running the same student with no tutor${progress ? ` (${progress})` : ''}…`, detail: 'The control runs once per student and is stored in the run library; every run of this student reuses it.' };
-  if (plan.kind === 'needed' && !plan.failed && !plan.ask) return { tone: 'muted', text: 'Value added over no tutor: starting the same student with no tutor…', detail: 'The control runs once per student and is stored in the run library.' };
-  if (!v || v.value === null) return { tone: 'muted', text: `Value added over no tutor: unscored: ${v?.reason ?? 'no control'}.`, detail: 'Higher is better once it is scored: what the tutor added to what the same student learns with nobody tutoring.' };
+  if (plan.kind === 'needed' && !plan.failed && !plan.ask) {
+    if (opts.starting) return { tone: 'muted', text: 'Value added over no tutor: starting the same student with no tutor…', detail: 'The control runs once per student and is stored in the run library.' };
+    return { tone: 'muted', text: 'Value added over no tutor: unscored: the same student has not been run with no tutor yet.', detail: `"Run the no-tutor control" runs it once (the ${CONTROL_TUTOR} tutor on the same scenario, schedule, seed, learner model and student voice), stores it in the run library and reuses it for every run of this student. Higher is better once it is scored.` };
+  }
+  if (!v || v.value === null) return { tone: 'muted', text: `Value added over no tutor: unscored: ${v?.reason ?? 'no control'}.`, detail: plan.kind === 'needed' ? 'Higher is better once it is scored: what the tutor added to what the same student learns with nobody tutoring.' : 'Value added needs the same student run with no tutor; it is never given a default number.' };
   const control = plan.kind === 'found' ? plan.control : null;
   return {
     tone: v.value > 0 ? 'good' : v.value < 0 ? 'bad' : 'neutral',
     text: `Value added over no tutor: ${ppDay(v.value)} (this run ${ppDay(report.learningGain!)}, the same student with no tutor ${ppDay(v.controlGain!)}, through day ${v.through}). Higher is better.`,
-    detail: `The no-tutor control is run ${control?.runId ?? v.controlRunId}: the ${CONTROL_TUTOR} tutor on the same scenario, schedule, seed, learner model and student voice, stored in the run library and reused by every run of this student. ${v.value > 0 ? 'The student learned faster with this tutor than alone.' : v.value < 0 ? 'The student learned more slowly with this tutor than alone on this draw.' : 'The student learned as fast as alone.'} One run is one draw.`,
+    detail: `The no-tutor control is the stored run ${control?.runId ?? v.controlRunId}: the ${CONTROL_TUTOR} tutor on the same scenario, schedule, seed, learner model and student voice, stored in the run library and reused by every run of this student. ${v.value > 0 ? 'The student learned faster with this tutor than alone.' : v.value < 0 ? 'The student learned more slowly with this tutor than alone on this draw.' : 'The student learned as fast as alone.'} One run is one draw.`,
   };
 }

@@ -92,6 +92,10 @@ export class Lab {
   judgeProgress = $state('');
   agreement = $state<string | null>(null);
   #judgeAbort: AbortController | null = null;
+  /** After a run started here finishes, run the same student with no tutor (once per student), for its value added. */
+  controlAfterRun = $state(true);
+  /** The run started here whose control starts on its own when it has finished (null: none). */
+  autoControlKey = $state<string | null>(null);
   /** No-tutor controls started from the Lab (control key → storage key), until the run library lists them. */
   readonly #startedControls = new SvelteMap<string, string>();
   /**
@@ -168,6 +172,7 @@ export class Lab {
   runControl(): void {
     const p = this.control;
     if (p?.kind !== 'needed') return;
+    if (this.autoControlKey === this.selectedKey) this.autoControlKey = null;
     try {
       const live = this.library.start(controlRecord(p.record));
       this.#startedControls.set(p.key, live.key);
@@ -234,10 +239,12 @@ export class Lab {
       return;
     }
     const live = this.library.start(record);
+    this.autoControlKey = this.controlAfterRun ? live.key : null;
     this.#follow(live);
   }
 
   async resume(key: string): Promise<void> {
+    this.autoControlKey = null;
     this.error = null;
     this.notice = null;
     try {
