@@ -184,8 +184,6 @@ export class BenchmarkState {
   addsControl = $derived(this.includeControl && this.chosenTutors.length > 0 && !this.chosenTutors.some((t) => t.name === CONTROL_TUTOR));
   /** Tutor configs the benchmark runs: the chosen ones, then the no-tutor control when it is included. */
   tutorSpecs = $derived.by(() => [...this.chosenTutors, ...(this.addsControl ? [{ name: CONTROL_TUTOR, config: {} as Record<string, unknown> }] : [])]);
-  /** Runs of the no-tutor control in the plan (one per scenario × voice × seed). */
-  controlRuns = $derived(this.includeControl && this.tutorSpecs.some((t) => t.name === CONTROL_TUTOR) && this.tutorSpecs.length > 0 ? this.plannedRuns / this.tutorSpecs.length : 0);
   /**
    * The LLM student models: the one in LLM settings, then the extra ones typed here, each once;
    * "<model>@<provider>" names a model of another configured provider (students of mixed provenance).
@@ -206,6 +204,8 @@ export class BenchmarkState {
   });
   voices = $derived.by((): VoiceSpec[] => [...(this.voiceTemplates ? [{ kind: 'templates' } as const] : []), ...this.studentModels.map((m) => ({ kind: 'llm', provider: m.provider, model: m.model }) as const)]);
   plannedRuns = $derived(this.seedsError ? 0 : this.tutorSpecs.length * this.selected.length * this.voices.length * parseSeedList(this.seedsText).length);
+  /** Runs of the no-tutor control in the plan (one per scenario × voice × seed). */
+  controlRuns = $derived(this.includeControl && this.tutorSpecs.some((t) => t.name === CONTROL_TUTOR) && this.tutorSpecs.length > 0 ? this.plannedRuns / this.tutorSpecs.length : 0);
 
   constructor(library: RunLibrary) {
     this.library = library;
