@@ -52,6 +52,7 @@ test('two HTTP agents and the planner: each agent introduces itself, the benchma
   await page.getByLabel('Days', { exact: true }).fill('3');
   await page.getByLabel('Seeds', { exact: true }).fill('1,2');
   await page.locator('input[data-scenario="confused-productive--after-school"]').check();
+  await page.getByRole('checkbox', { name: /Include the no-tutor control/ }).uncheck(); // the tutors alone (the control: e2e/value-added.spec.ts)
   await expect(page.getByRole('button', { name: 'Start benchmark (6 runs)' })).toBeEnabled();
   await page.getByRole('button', { name: /Start benchmark/ }).click();
   await expect(page.getByTestId('bench-progress')).toHaveText('Done: 6 runs', { timeout: 90_000 });

@@ -39,6 +39,7 @@ test('judge a whole benchmark: calls before starting, progress, a reload and Res
   await page.getByLabel('Days', { exact: true }).fill('3');
   await page.getByLabel('Seeds', { exact: true }).fill('1,2');
   await page.locator('input[data-scenario="gamer--homework-only"]').check();
+  await page.getByRole('checkbox', { name: /Include the no-tutor control/ }).uncheck(); // the tutors alone (the control: e2e/value-added.spec.ts)
   await page.getByRole('button', { name: 'Start benchmark (4 runs)' }).click();
   await expect(page.getByTestId('bench-progress')).toHaveText('Done: 4 runs', { timeout: 120_000 });
 

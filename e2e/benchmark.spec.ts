@@ -24,6 +24,7 @@ test('a benchmark of one tutor over two library scenarios × two seeds, the summ
   await expect(page.locator('input[data-scenario][tabindex="0"]')).toHaveCount(1);
   await page.getByLabel('adversarial × after-school').check();
   await page.getByLabel('disengaged × weekend-warrior').check();
+  await page.getByRole('checkbox', { name: /Include the no-tutor control/ }).uncheck(); // the tutors alone (the control: e2e/value-added.spec.ts)
   await expect(page.getByRole('button', { name: 'Start benchmark (4 runs)' })).toBeEnabled();
   await page.getByRole('button', { name: /Start benchmark/ }).click();
   await expect(page.getByTestId('bench-progress')).toHaveText('Done: 4 runs', { timeout: 90_000 });

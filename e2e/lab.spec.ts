@@ -16,6 +16,7 @@ async function runPlanner(page: Page, seed: string) {
 test('run the default scenario with the planner, see chart and axes, reload, export the same trace as the CLI', async ({ page }) => {
   await page.goto('/#lab');
   await expect(page.getByRole('heading', { name: 'EduClaw Lab' })).toBeVisible();
+  await page.getByRole('checkbox', { name: /Then run the same student with no tutor/ }).uncheck(); // this journey counts and reloads its own runs (the control: e2e/value-added.spec.ts)
   await runPlanner(page, '42');
 
   // The learner model (AKT) ran in the worker on onnxruntime-web; this first visit downloaded it.

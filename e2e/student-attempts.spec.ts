@@ -76,6 +76,7 @@ test('the LLM student writes its attempts: a run in the Lab, its graded attempts
   await expect(page.getByRole('alert')).toContainText('needs LLM student voices only: untick Templates');
   await page.getByRole('checkbox', { name: 'Templates' }).uncheck();
   await expect(page.getByTestId('bench-voices')).toContainText('2 student voices');
+  await page.getByRole('checkbox', { name: /Include the no-tutor control/ }).uncheck(); // the tutors alone (the control: e2e/value-added.spec.ts)
   await page.getByRole('button', { name: 'Start benchmark (2 runs)' }).click();
   await expect(page.getByTestId('bench-progress')).toHaveText('Done: 2 runs', { timeout: 90_000 });
   for (const model of ['student-calibrated', 'student-overconfident']) await expect(page.getByRole('heading', { name: `withholder · llm:mock/${model}` })).toBeVisible();

@@ -14,6 +14,7 @@ test('a run and a benchmark keep going, and keep reporting, while the user visit
   await page.getByLabel('Seeds', { exact: true }).fill('3');
   await page.getByLabel('gamer × homework-only').check();
   await page.getByLabel('steady-worker × self-directed').check();
+  await page.getByRole('checkbox', { name: /Include the no-tutor control/ }).uncheck(); // the tutors alone (the control: e2e/value-added.spec.ts)
   await page.getByRole('button', { name: 'Start benchmark (2 runs)' }).click();
   await expect(page.getByTestId('bench-progress')).toHaveText(/of 2 runs/);
 

@@ -42,6 +42,7 @@ test('a benchmark of 2 built-in tutors + 1 LLM tutor × 3 scenarios × 2 seeds s
   await page.getByLabel('Runs at once (built-in tutors)').fill('1');
   await page.getByLabel('Runs at once (LLM runs)').fill('2');
   // Before the start: the number of runs, and what the LLM tutor will cost (not measured yet here).
+  await page.getByRole('checkbox', { name: /Include the no-tutor control/ }).uncheck(); // the tutors alone (the control: e2e/value-added.spec.ts)
   await expect(page.getByRole('button', { name: 'Start benchmark (18 runs)' })).toBeEnabled();
   await expect(page.getByLabel('Estimate for the LLM tutors')).toContainText('llm/reactive/mock-tutor, 6 runs: not measured yet');
   await page.getByRole('button', { name: /Start benchmark/ }).click();

@@ -22,6 +22,7 @@ import {
   planner,
   summarizeSweep,
   tutorLabel,
+  CONTROL_TUTOR,
   withholder,
   type BenchmarkSpec,
   type RunDigest,
@@ -101,6 +102,12 @@ export class BenchmarkState {
   /** External agents behind a URL (docs/bring-your-own-tutor.md). */
   agentTutors = $state.raw<AgentTutorRow[]>([]);
   agents = $derived(agentTutorSpecs(this.agentTutors));
+  /**
+   * Run the no-tutor control (the silent tutor) on the same students as the tutors: one run per
+   * scenario × seed × voice, so the results show value added, head-to-heads against no tutor and a
+   * pass^k whose rule needs value added. Ticked by default; once, however the tutors are chosen.
+   */
+  includeControl = $state(true);
   /** Selected scenario ids (persona--schedule). */
   selected = $state.raw<string[]>([]);
   ability = $state<'scenario' | 'low' | 'average' | 'high'>('scenario');
@@ -167,12 +174,16 @@ export class BenchmarkState {
       return errorMessage(e);
     }
   });
-  /** Tutor configs the form describes (LLM rows expand to model × harness). */
-  tutorSpecs = $derived.by(() => [
+  /** The tutors chosen (LLM rows expand to model × harness), without the control. */
+  chosenTutors = $derived.by(() => [
     ...this.tutors.map((name) => ({ name, config: {} as Record<string, unknown> })),
     ...this.llmTutors.flatMap((row) => (row.provider && row.model.trim() ? row.harnesses.map((harness) => ({ name: 'llm', config: llmTutorConfig({ harness, model: row.model.trim(), provider: row.provider }) as Record<string, unknown> })) : [])),
     ...this.agents.specs,
   ]);
+  /** The no-tutor control is run as a tutor of its own (not when it is chosen as a tutor already, nor when no tutor is chosen). */
+  addsControl = $derived(this.includeControl && this.chosenTutors.length > 0 && !this.chosenTutors.some((t) => t.name === CONTROL_TUTOR));
+  /** Tutor configs the benchmark runs: the chosen ones, then the no-tutor control when it is included. */
+  tutorSpecs = $derived.by(() => [...this.chosenTutors, ...(this.addsControl ? [{ name: CONTROL_TUTOR, config: {} as Record<string, unknown> }] : [])]);
   /**
    * The LLM student models: the one in LLM settings, then the extra ones typed here, each once;
    * "<model>@<provider>" names a model of another configured provider (students of mixed provenance).
@@ -193,6 +204,8 @@ export class BenchmarkState {
   });
   voices = $derived.by((): VoiceSpec[] => [...(this.voiceTemplates ? [{ kind: 'templates' } as const] : []), ...this.studentModels.map((m) => ({ kind: 'llm', provider: m.provider, model: m.model }) as const)]);
   plannedRuns = $derived(this.seedsError ? 0 : this.tutorSpecs.length * this.selected.length * this.voices.length * parseSeedList(this.seedsText).length);
+  /** Runs of the no-tutor control in the plan (one per scenario × voice × seed). */
+  controlRuns = $derived(this.includeControl && this.tutorSpecs.some((t) => t.name === CONTROL_TUTOR) && this.tutorSpecs.length > 0 ? this.plannedRuns / this.tutorSpecs.length : 0);
 
   constructor(library: RunLibrary) {
     this.library = library;
@@ -283,7 +296,7 @@ export class BenchmarkState {
     const ids = this.personas.flatMap((p) => this.schedules.map((s) => libraryScenarioId(p, s))).filter((id) => this.selected.includes(id));
     if (ids.length === 0) throw new Error('choose at least one scenario');
     if (this.agents.errors.length) throw new Error(this.agents.errors.join('; '));
-    if (this.tutorSpecs.length === 0) throw new Error('choose at least one tutor (an LLM tutor needs a provider, a model and a harness)');
+    if (this.chosenTutors.length === 0) throw new Error('choose at least one tutor (an LLM tutor needs a provider, a model and a harness)');
     if (this.voices.length === 0) throw new Error(this.voiceLlm && !this.settings.voice ? 'no LLM student voice is configured (LLM settings): choose the templates' : 'choose at least one student voice');
     if (this.coupling === 'student-attempts' && this.voiceTemplates) throw new Error('"The LLM student writes its attempts" needs LLM student voices only: untick Templates (and tick LLM student)');
     if (this.voices.length > 10) throw new Error(`at most 10 student voices in a benchmark (${this.voices.length} chosen)`);

@@ -5,7 +5,9 @@
  * visits other tabs because neither this object nor the library belongs to a view.
  */
 import defaultScenarioYaml from '../../../scenarios/default.yaml?raw';
+import { SvelteMap } from 'svelte/reactivity';
 import {
+  controlRecord,
   TUTORS,
   errorMessage,
   parseScenario,
@@ -21,6 +23,7 @@ import {
   type TraceEvent,
   type VoiceSpec,
   type CouplingMode,
+  type VoiceSpec as Voice,
 } from '../../core/index';
 import type { StoredRun } from '../../adapters/browser/run-store';
 import { loadSettings, type LlmSettingsData } from '../../adapters/browser/llm-settings';
@@ -30,6 +33,7 @@ import { helloAgent, httpTutorConfig } from '../../core/index';
 import { bundledLibraryFiles, loadBundledScenario } from '../../adapters/browser/library';
 import { readTraceStream } from '../../adapters/browser/trace-stream';
 import type { LiveRun, RunLibrary } from './library.svelte';
+import { planControl, type ControlPlan } from './controls';
 
 export interface ScenarioChoice {
   label: string;
@@ -88,6 +92,23 @@ export class Lab {
   judgeProgress = $state('');
   agreement = $state<string | null>(null);
   #judgeAbort: AbortController | null = null;
+  /** After a run started here finishes, run the same student with no tutor (once per student), for its value added. */
+  controlAfterRun = $state(true);
+  /** The run started here whose control starts on its own when it has finished (null: none). */
+  autoControlKey = $state<string | null>(null);
+  /** No-tutor controls started from the Lab (control key → storage key), until the run library lists them. */
+  readonly #startedControls = new SvelteMap<string, string>();
+  /**
+   * The selected finished run's no-tutor control (controls.ts): itself, unscored with the reason,
+   * stored (reused), running, or to run. Null while the run is live or its trace is loading.
+   */
+  control: ControlPlan | null = $derived.by(() => {
+    const rec = this.selected;
+    if (!rec || this.library.isLiveHere(rec.key) || this.selectedEvents.length === 0) return null;
+    return planControl(rec, this.selectedEvents, { runs: this.library.runs, isLive: (k) => this.library.isLiveHere(k), started: this.#startedControls, voiceProblem: (v) => this.#voiceProblem(v) });
+  });
+  /** The progress of the selected run's control while it runs. */
+  controlProgress = $derived.by(() => (this.control?.kind === 'running' ? (this.library.live.get(this.control.key)?.progressText ?? null) : null));
 
   constructor(library: RunLibrary) {
     this.library = library;
@@ -135,6 +156,28 @@ export class Lab {
       this.agentHello = { text: `The agent says: ${id.name}${id.version ? ` ${id.version}` : ''}${id.model ? `, model ${id.model}` : ', no model reported'}`, failed: false };
     } catch (e) {
       this.agentHello = { text: errorMessage(e), failed: true };
+    }
+  }
+
+  /** Why a student voice cannot be run in this page (null: it can). */
+  #voiceProblem(v: Voice): string | null {
+    if (v.kind !== 'llm' || v.provider === LOCAL_PROVIDER) return null;
+    return this.llmSettings.providers.some((p) => p.name === v.provider) ? null : `no provider "${v.provider}" in LLM settings (add it there to run the control)`;
+  }
+
+  /**
+   * Runs the selected run's no-tutor control through the run library, like any run (stored, and
+   * reused by every run of the same student). Does nothing when it is stored, running or cannot run.
+   */
+  runControl(): void {
+    const p = this.control;
+    if (p?.kind !== 'needed') return;
+    if (this.autoControlKey === this.selectedKey) this.autoControlKey = null;
+    try {
+      const live = this.library.start(controlRecord(p.record));
+      this.#startedControls.set(p.key, live.key);
+    } catch (e) {
+      this.error = `Could not start the no-tutor control: ${errorMessage(e)}`;
     }
   }
 
@@ -196,10 +239,12 @@ export class Lab {
       return;
     }
     const live = this.library.start(record);
+    this.autoControlKey = this.controlAfterRun ? live.key : null;
     this.#follow(live);
   }
 
   async resume(key: string): Promise<void> {
+    this.autoControlKey = null;
     this.error = null;
     this.notice = null;
     try {

@@ -1,0 +1,47 @@
+/** The Benchmark form includes the no-tutor control by default, once, on the same students as the tutors. */
+import 'fake-indexeddb/auto';
+import { describe, expect, it } from 'vitest';
+import { BenchmarkState } from './benchmark.svelte';
+import { RunLibrary } from './library.svelte';
+import { RunStore } from '../../adapters/browser/run-store';
+import { bktPool, leases } from '../../testing/page-library';
+
+const form = () => {
+  const bm = new BenchmarkState(new RunLibrary({ store: new RunStore(`bench-control-${Math.random()}`), tracers: bktPool(), leases: leases('tab-1') }));
+  bm.toggle('adversarial', 'after-school', true);
+  bm.toggle('disengaged', 'weekend-warrior', true);
+  bm.seedsText = '1,2';
+  return bm;
+};
+
+describe('the benchmark form and the no-tutor control', () => {
+  it('adds the silent tutor on the same scenarios, seeds and voices unless unticked, and never twice', () => {
+    const bm = form();
+    expect(bm.includeControl).toBe(true);
+    expect(bm.tutorSpecs.map((t) => t.name)).toEqual(['withholder', 'silent']);
+    expect(bm.plannedRuns).toBe(8);
+    expect(bm.controlRuns).toBe(4);
+    const spec = bm.spec();
+    expect(spec.tutors.map((t) => t.name)).toEqual(['withholder', 'silent']);
+    expect(spec.name).toBe('withholder + silent × 2 scenarios × seeds 1,2');
+
+    // Chosen as a tutor too: run once.
+    bm.toggleTutor('silent', true);
+    expect(bm.tutorSpecs.map((t) => t.name)).toEqual(['withholder', 'silent']);
+    expect(bm.plannedRuns).toBe(8);
+    expect(bm.addsControl).toBe(false);
+    bm.toggleTutor('silent', false);
+
+    // Unticked: the tutors alone, as before.
+    bm.includeControl = false;
+    expect(bm.tutorSpecs.map((t) => t.name)).toEqual(['withholder']);
+    expect(bm.plannedRuns).toBe(4);
+    expect(bm.controlRuns).toBe(0);
+
+    // No tutor chosen: the control alone is not a benchmark.
+    bm.includeControl = true;
+    bm.toggleTutor('withholder', false);
+    expect(bm.tutorSpecs).toEqual([]);
+    expect(() => bm.spec()).toThrow(/choose at least one tutor/);
+  });
+});
