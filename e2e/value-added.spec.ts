@@ -132,4 +132,17 @@ test('a benchmark includes the no-tutor control by default: value added, head-to
   await page.getByRole('button', { name: 'Start benchmark (2 runs)' }).click();
   await expect(page.getByTestId('bench-progress')).toHaveText('Done: 2 runs', { timeout: 90_000 });
   await expect(results.locator('section[data-section="value-added"]')).toContainText('No run in this set has its no-tutor control');
+  // Without the oracle the curves have no steady-learning reference, and say why.
+  const curves = results.locator('table[data-table="curve-summary"]');
+  await expect(curves.getByRole('row', { name: /^withholder / })).toContainText('no oracle run on the same student');
+
+  // The oracle ticked: its curve on the same students is the reference.
+  await page.getByRole('checkbox', { name: /Include the oracle on the same students/ }).check();
+  await page.getByRole('button', { name: 'Start benchmark (4 runs)' }).click();
+  await expect(page.getByTestId('bench-progress')).toHaveText('Done: 4 runs', { timeout: 90_000 });
+  const row = curves.getByRole('row', { name: /^withholder / });
+  await expect(row).not.toContainText('no oracle run');
+  // Share of the reference gain (a percent; the oracle's own is 100%).
+  await expect(row.locator('td').nth(4)).toHaveText(/^-?\d+\.\d%/);
+  await expect(curves.getByRole('row', { name: /^oracle / }).locator('td').nth(4)).toHaveText(/^100\.0% \[100\.0, 100\.0\]/);
 });

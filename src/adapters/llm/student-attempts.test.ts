@@ -89,16 +89,16 @@ describe('coupling "student-attempts" against the scripted server', () => {
     expect(attemptBodies.some((b) => (b.messages[1]!.content ?? '').includes('Your earlier tries at this problem'))).toBe(true);
   }, 60_000);
 
-  it('a copied disclosed answer is graded correct but is not evidence (no belief update)', async () => {
+  it('a copied disclosed answer is graded correct and enters the history as not solved (a belief update follows)', async () => {
     const res = await studentRun('answer-giver', 'student-copier', { seed: 2 });
     expect(res.reason).toBe('horizon_reached');
     const copies = of(res.events, 'attempt').filter((a) => a.student?.grading === 'copied_disclosed');
     expect(copies.length).toBeGreaterThan(0);
     for (const c of copies) {
-      expect(c).toMatchObject({ source: 'disclosed', correct: true, evidence: false });
-      // No mastery snapshot follows a copy (only evidence changes the history).
+      expect(c).toMatchObject({ source: 'disclosed', correct: true, evidence: true });
+      // In the history as not solved (ASSISTments marks a problem whose answer was shown incorrect): a snapshot follows.
       const next = res.events[c.seq + 1]!;
-      expect(next.type).not.toBe('mastery');
+      expect(next.type).toBe('mastery');
     }
   }, 60_000);
 

@@ -38,6 +38,16 @@ describe('the benchmark form and the no-tutor control', () => {
     expect(bm.plannedRuns).toBe(4);
     expect(bm.controlRuns).toBe(0);
 
+    // The oracle (the steady-learning reference): off by default, once when ticked.
+    expect(bm.includeReference).toBe(false);
+    bm.includeReference = true;
+    expect(bm.tutorSpecs.map((t) => t.name)).toEqual(['withholder', 'oracle']);
+    expect(bm.plannedRuns).toBe(8);
+    bm.includeControl = true;
+    expect(bm.tutorSpecs.map((t) => t.name)).toEqual(['withholder', 'silent', 'oracle']);
+    expect(bm.plannedRuns).toBe(12);
+    bm.includeReference = false;
+
     // No tutor chosen: the control alone is not a benchmark.
     bm.includeControl = true;
     bm.toggleTutor('withholder', false);

@@ -23,6 +23,7 @@ import {
   summarizeSweep,
   tutorLabel,
   CONTROL_TUTOR,
+  REFERENCE_TUTOR,
   withholder,
   type BenchmarkSpec,
   type RunDigest,
@@ -108,6 +109,12 @@ export class BenchmarkState {
    * pass^k whose rule needs value added. Ticked by default; once, however the tutors are chosen.
    */
   includeControl = $state(true);
+  /**
+   * Run the oracle (REFERENCE_TUTOR: the planner's strategy on the learner's true knowledge) on the
+   * same students, so the learning curves have their steady-learning reference (docs/analyses.md).
+   * Off by default: one more run per student.
+   */
+  includeReference = $state(false);
   /** Selected scenario ids (persona--schedule). */
   selected = $state.raw<string[]>([]);
   ability = $state<'scenario' | 'low' | 'average' | 'high'>('scenario');
@@ -182,8 +189,14 @@ export class BenchmarkState {
   ]);
   /** The no-tutor control is run as a tutor of its own (not when it is chosen as a tutor already, nor when no tutor is chosen). */
   addsControl = $derived(this.includeControl && this.chosenTutors.length > 0 && !this.chosenTutors.some((t) => t.name === CONTROL_TUTOR));
-  /** Tutor configs the benchmark runs: the chosen ones, then the no-tutor control when it is included. */
-  tutorSpecs = $derived.by(() => [...this.chosenTutors, ...(this.addsControl ? [{ name: CONTROL_TUTOR, config: {} as Record<string, unknown> }] : [])]);
+  /** The oracle, likewise (once, and only beside a chosen tutor). */
+  addsReference = $derived(this.includeReference && this.chosenTutors.length > 0 && !this.chosenTutors.some((t) => t.name === REFERENCE_TUTOR));
+  /** Tutor configs the benchmark runs: the chosen ones, then the no-tutor control and the oracle when they are included. */
+  tutorSpecs = $derived.by(() => [
+    ...this.chosenTutors,
+    ...(this.addsControl ? [{ name: CONTROL_TUTOR, config: {} as Record<string, unknown> }] : []),
+    ...(this.addsReference ? [{ name: REFERENCE_TUTOR, config: {} as Record<string, unknown> }] : []),
+  ]);
   /**
    * The LLM student models: the one in LLM settings, then the extra ones typed here, each once;
    * "<model>@<provider>" names a model of another configured provider (students of mixed provenance).
