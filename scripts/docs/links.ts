@@ -24,7 +24,8 @@ export function markdownFiles(root: string, dir = root, out: string[] = []): str
   for (const name of readdirSync(dir)) {
     if (SKIP.has(name)) continue;
     const p = join(dir, name);
-    const st = statSync(p);
+    const st = statSync(p, { throwIfNoEntry: false });
+    if (!st) continue; // a dangling symlink
     if (st.isDirectory()) markdownFiles(root, p, out);
     else if (name.endsWith('.md')) out.push(p);
   }
