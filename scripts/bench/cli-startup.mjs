@@ -12,7 +12,7 @@
  *   runs `true`, in a temporary package of its own), what a command pays before any of the CLI's
  *   code runs: the last is what `npm run cli` costs before it starts node.
  *
- * Figures: docs/sweeps.md, "CLI start-up".
+ * Figures: docs/measurements/cli-startup.md.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';

@@ -3,7 +3,7 @@
  * no source file in it is newer than the bundle; otherwise runs the sources through tsx, as the
  * CLI always ran, and says so on stderr. So a fresh clone needs no build step (it is about a
  * second slower to start), and an edited source file is never run from a stale bundle.
- * Figures: docs/sweeps.md, "CLI start-up".
+ * Figures: docs/measurements/cli-startup.md.
  */
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';

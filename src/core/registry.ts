@@ -1,6 +1,7 @@
 /**
- * Name -> factory maps for the pluggable parts. Explicit, no import side effects: to add a tutor
- * or tracer, add an entry here (and its file).
+ * The tutor registry: name -> entry. Explicit, no import side effects: to add a tutor, add an
+ * entry here (and its file). Tracers are not registered here: they are made by name in
+ * adapters/node/tracers.ts and adapters/browser/kt.worker.ts (CONTRIBUTING.md, "A tracer").
  */
 import type { TutorEntry } from './tutors/types';
 import { answerGiver, oracle, planner, silent, withholder } from './tutors/reference';

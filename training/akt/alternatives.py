@@ -1,5 +1,5 @@
 """Two alternative forms of the shipped graphs, measured on 2026-12-02 and not adopted
-(docs/kt/model-card.md, "Two forms measured and not adopted").  Each writes a copy of a model
+(docs/measurements/akt-speed.md, "Two forms measured and not adopted").  Each writes a copy of a model
 directory with one graph changed or added; nothing in the app reads them.
 
   /usr/bin/python3 training/akt/alternatives.py fused-step --models public/models/akt --out /tmp/akt-step

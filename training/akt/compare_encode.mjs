@@ -7,7 +7,7 @@
 // every prefix of 1..199 rows with both directories' akt_encode.onnx on onnxruntime-node (CPU, one
 // thread) and/or onnxruntime-web (wasm, one thread), and counts the output values whose float32
 // bits differ, per length and output. Exits 1 when any differs. What a re-export that is meant to
-// keep the numbers (docs/kt/model-card.md, "The encoding in row blocks") is checked with.
+// keep the numbers (docs/measurements/akt-speed.md, "An Intel machine: denormals, and the encoding in row blocks") is checked with.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';

@@ -21,7 +21,7 @@ What differs from the reference, and why each is the same function up to float r
 * **The attention mass after each key is a CumSum over a non-last axis.**  onnxruntime's CumSum
   is several times slower along the last axis than along an outer axis: in the reference readout
   of 110 candidates its two nodes were 15% of the kernel time, here 1.4%
-  (profile_nodes.mjs, docs/kt/model-card.md).  The readout transposes the first
+  (profile_nodes.mjs, docs/measurements/akt-speed.md).  The readout transposes the first
   softmax's weights to [B, H, keys, C], runs the exclusive reverse CumSum over the keys axis (the
   same additions in the same order as the reference's CumSum, from the last key back), computes
   the decay in that layout and transposes the decay back: two Transposes replace the slow CumSum.
@@ -69,7 +69,7 @@ What differs from the reference, and why each is the same function up to float r
   the first also computes the row before it and drops it).  In PyTorch the blocked encoding
   differs from the reference by float rounding (export_onnx.py checks it within 1e-5).  Why: the
   masked entries are where onnxruntime-node's softmax makes denormals, which on Intel CPUs cost
-  a microcode assist each (docs/kt/model-card.md, "An Intel machine").
+  a microcode assist each (docs/measurements/akt-speed.md, "An Intel machine").
 
 check_onnx.mjs compares the exported graphs with the PyTorch reference (fixture), and
 export_onnx.py checks these modules against AKT.readout / AKT.append before exporting.

@@ -24,7 +24,7 @@
 // child process of its own (onnxruntime applies that option once per process, with the first
 // session's value, to the thread that creates it), `--rounds` pairs alternating; prints the median
 // of each and their ratio, and the max |diff| of the outputs. A diagnostic: the app does not set
-// the option (docs/kt/model-card.md, "An Intel machine: denormals, and the encoding in row blocks").
+// the option (docs/measurements/akt-speed.md, "An Intel machine: denormals, and the encoding in row blocks").
 //
 // onnxruntime-web prints its profile to stdout from inside the wasm module (console.log cannot
 // catch it), so each web profile runs in a child process of this script and is parsed from its

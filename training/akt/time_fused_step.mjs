@@ -8,7 +8,7 @@
 //
 //   npx tsx training/akt/time_fused_step.mjs --dir /tmp/akt-step [--runtime web|node|both] [--pairs 200] [--length 199]
 //
-// Figures: docs/kt/model-card.md, "Two forms measured and not adopted".
+// Figures: docs/measurements/akt-speed.md, "Two forms measured and not adopted".
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';

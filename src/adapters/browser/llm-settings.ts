@@ -4,7 +4,7 @@
  * in localStorage with the rest (remembered until removed), "session" keeps them in this tab's
  * sessionStorage only (forgotten when the tab closes; in memory where there is no
  * sessionStorage), and never in localStorage. Any page of the same origin can read either, so
- * the app should be served from an origin of its own (README, "Hosting the demo"). Keys are read
+ * the app should be served from an origin of its own (docs/hosting.md). Keys are read
  * from here only to build a client; they are never put into runs, traces, exports or logs.
  */
 import { z } from 'zod';

@@ -13,7 +13,7 @@
  * `sessionMinutes` when the persona stops on its own. Guesses take a minute (schema: guessProb),
  * so the mean minutes per item is guessProb × 1 + (1 − guessProb) × mean(minutesPerItem). Giving
  * up, frustration and the tutor's messages are left out: they depend on the run itself.
- * Measured against the runs' times in docs/sweeps.md ("Longest jobs first").
+ * Measured against the runs' times in docs/measurements/sweeps.md (`bench:sweep -- --compare-order`).
  *
  * Only the order of dispatch uses it: results, traces and summaries never depend on it.
  */

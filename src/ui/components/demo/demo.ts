@@ -10,7 +10,7 @@ import { effectiveScenario, helpRequests, runRecord, tutorTurns, type CurvePoint
 import { valueAdded } from '../play/debrief';
 import { courseDay } from '../play/words';
 
-/** The demo's tutors: the control first, then the reference tutors from worst to best on the README's table. */
+/** The demo's tutors: the control first, then the reference tutors from worst to best on docs/reference-tutors.md's table. */
 export const DEMO_TUTORS = ['silent', 'answer-giver', 'withholder', 'planner'] as const;
 export type DemoTutor = (typeof DEMO_TUTORS)[number];
 
