@@ -393,6 +393,66 @@ describe('classroom study numbers (issue 34)', () => {
     const x = await svc.exportStudy(study.id);
     expect(x.participants[0]!.sessionStarts).toEqual([new Date(t0).toISOString(), new Date(t0 + 24 * 3600_000).toISOString()]);
   }, 30_000);
+
+  it('the teacher pauses a session: nothing is applied, its clock stands still (also across a restart), and resuming moves its end', async () => {
+    const c = clock();
+    const svc1 = new ClassroomService(store, env(c));
+    const study = await svc1.createStudy({ ...SPEC, probes: false, sessions: 1 });
+    const [code, other] = await svc1.addCodes(study.id, 2);
+    const t = await student(svc1, code!, 'device-pause-01');
+    const s = await svc1.act(t, { kind: 'login' });
+    await refuses(svc1.pause(study.id, other!), 409, /not in a session/);
+    await refuses(svc1.resume(study.id, code!), 409, /not paused/);
+    c.advance(5 * 60_000);
+    await svc1.pause(study.id, code!);
+    await refuses(svc1.pause(study.id, code!), 409, /already paused/);
+    expect((await svc1.live(study.id)).find((p) => p.code === code)).toMatchObject({ paused: true, inSession: true, status: 'active' });
+    const a = s.assignments[0]!;
+    await refuses(svc1.act(t, { kind: 'submit', itemId: a.items[0]!.item.id, assignmentId: a.id, response: '-3' }), 409, /paused your session/);
+    await refuses(svc1.act(t, { kind: 'logout' }), 409, /paused/);
+    c.advance(30 * 60_000);
+    // Past the session's end without the pause: it is still on, with the time it had when paused.
+    expect((await svc1.state(t)).session).toMatchObject({ online: true, paused: true, minutesLeft: SPEC.sessionMinutes - 5 });
+    // A restart keeps the pause (the live view does not end it as overdue).
+    await svc1.close();
+    c.advance(10 * 60_000);
+    const svc = new ClassroomService(store, env(c));
+    expect((await svc.live(study.id)).find((p) => p.code === code)).toMatchObject({ paused: true, status: 'active' });
+    expect((await svc.state(t)).session).toMatchObject({ online: true, paused: true, minutesLeft: SPEC.sessionMinutes - 5 });
+    await svc.resume(study.id, code!);
+    const after = await svc.state(t);
+    expect(after.session).toMatchObject({ online: true, paused: false, minutesLeft: SPEC.sessionMinutes - 5 });
+    expect((await svc.act(t, { kind: 'submit', itemId: a.items[0]!.item.id, assignmentId: a.id, response: '-3' })).attempts).toHaveLength(1);
+    c.advance((SPEC.sessionMinutes - 5 - 1) * 60_000);
+    expect((await svc.state(t)).session.online).toBe(true);
+    c.advance(2 * 60_000);
+    expect((await svc.state(t)).session.online).toBe(false);
+    const x = await svc.exportStudy(study.id);
+    const p = x.participants.find((q) => q.code === code)!;
+    expect(p.pausedMinutes).toEqual([40]);
+    expect(p.extraMinutes).toEqual([0]);
+    const rows = parse(strFromU8(unzipSync(zipStudy(x, c.now()))['sessions.csv']!), { columns: true }) as Record<string, string>[];
+    expect(rows.find((r) => r.participant === code)).toMatchObject({ paused_minutes: '40', extra_minutes: '0', session_end: 'time_up' });
+    expect(rows.find((r) => r.participant === other)).toMatchObject({ paused_minutes: '', extra_minutes: '', session: '' });
+    expect(Object.keys(rows[0]!)).toEqual(SESSION_COLUMNS.map((col) => col[0]));
+  }, 30_000);
+
+  it('an ended study is archived (kept, with its data) and brought back; an open one cannot be', async () => {
+    const c = clock();
+    const svc = new ClassroomService(store, env(c));
+    const study = await svc.createStudy({ ...SPEC, probes: false, sessions: 1 });
+    const [code] = await svc.addCodes(study.id, 1);
+    const t = await student(svc, code!, 'device-arch-001');
+    await svc.act(t, { kind: 'login' });
+    await refuses(svc.archiveStudy(study.id, true), 409, /end the study/);
+    await svc.endStudy(study.id);
+    const archived = await svc.archiveStudy(study.id, true);
+    expect(archived.archivedAt).toBe(c.now());
+    expect((await svc.studies()).find((s) => s.id === study.id)!.archivedAt).toBe(c.now());
+    expect((await svc.exportStudy(study.id)).traces).toHaveLength(1);
+    expect((await svc.archiveStudy(study.id, false)).archivedAt).toBeNull();
+    expect((await store.getStudy(study.id))!.archivedAt).toBeUndefined();
+  }, 30_000);
 });
 
 const s0 = (s: { helpRequests: { id: string }[] }) => s.helpRequests[0]!.id;

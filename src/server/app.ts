@@ -21,6 +21,8 @@
  *   POST /api/teacher/studies/:id/end
  *   POST /api/teacher/studies/:id/participants/:code/release   signs the code's device out (use it on another)
  *   POST /api/teacher/studies/:id/participants/:code/extend  { minutes }   more time for the session in progress
+ *   POST /api/teacher/studies/:id/participants/:code/pause  ·  …/resume   the session's clock stands still meanwhile
+ *   POST /api/teacher/studies/:id/archive  { archived }   an ended study listed apart (false: back)
  *   POST /api/teacher/studies/:id/participants/:code/withdraw   deletes that participant's data
  *   POST /api/student/withdraw                         the student withdraws: their data are deleted
  *   GET  /api/teacher/studies/:id/export               → a zip (traces/*.jsonl + study.json)
@@ -187,6 +189,19 @@ export function classroomApp(o: ClassroomAppOptions): Hono {
   app.post('/api/teacher/studies/:id/participants/:code/extend', async (c) => {
     await svc.extend(c.req.param('id'), c.req.param('code'), Number((await body(c)).minutes));
     return c.json({ ok: true });
+  });
+  app.post('/api/teacher/studies/:id/participants/:code/pause', async (c) => {
+    await svc.pause(c.req.param('id'), c.req.param('code'));
+    return c.json({ ok: true });
+  });
+  app.post('/api/teacher/studies/:id/participants/:code/resume', async (c) => {
+    await svc.resume(c.req.param('id'), c.req.param('code'));
+    return c.json({ ok: true });
+  });
+  app.post('/api/teacher/studies/:id/archive', async (c) => {
+    const archived = (await body(c)).archived;
+    if (typeof archived !== 'boolean') throw new ClassroomError(400, 'archived: true or false');
+    return c.json({ study: await svc.archiveStudy(c.req.param('id'), archived) });
   });
   app.post('/api/teacher/studies/:id/participants/:code/withdraw', async (c) => {
     await svc.withdraw(c.req.param('id'), c.req.param('code'));

@@ -89,7 +89,7 @@ export interface StudentState {
   study: { name: string; sessions: number; sessionMinutes: number; consent: string; probes: boolean };
   consented: boolean;
   /** The session: which (1-based), whether the student is in it, minutes left, whether all are done. */
-  session: { number: number; of: number; online: boolean; minutesLeft: number | null; allDone: boolean; ended: string | null };
+  session: { number: number; of: number; online: boolean; minutesLeft: number | null; allDone: boolean; ended: string | null; paused: boolean };
   assignments: { id: string; note: string; due: string | null; items: { item: StudentItem; attempts: number; solved: boolean; done: boolean }[] }[];
   current: string | null;
   attempts: { itemId: string; response: string; correct: boolean; at: number }[];
@@ -110,6 +110,8 @@ export interface LiveParticipant {
   condition: string | null;
   consented: boolean;
   online: boolean;
+  /** In a session now (started, not ended), whether or not their device is online: the teacher can pause, resume or extend it. */
+  inSession: boolean;
   lastSeen: number | null;
   session: number;
   sessionsDone: number;
@@ -118,6 +120,17 @@ export interface LiveParticipant {
   messages: number;
   status: SessionRow['status'] | 'not started' | 'withdrawn';
   endReason: string | null;
+  /** The teacher paused the session in progress (its clock stands still; the student can do nothing until it is resumed). */
+  paused: boolean;
+}
+
+/**
+ * A session's length (ms) on day `day`: the study's, plus the minutes the teacher added, plus the
+ * time it was paused (and, while paused now, the pause so far: its time left stands still).
+ */
+export function sessionLengthMs(study: StudyRow, row: SessionRow, day: number, now: number): number {
+  const current = row.pausedAt != null && day === row.starts.length - 1 ? now - row.pausedAt : 0;
+  return (study.spec.sessionMinutes + (row.extraMinutes?.[day] ?? 0)) * 60_000 + (row.pausedMs?.[day] ?? 0) + current;
 }
 
 interface Live {
@@ -237,7 +250,7 @@ export class ClassroomService {
       // A session whose time ran out while no run was in memory (the server restarted, and the
       // student never came back) ends now, at its time, instead of showing "active" for ever.
       const began = row?.starts.at(-1);
-      if (row?.status === 'active' && study.status === 'open' && !this.#live.has(p.code) && began !== undefined && now - began >= (study.spec.sessionMinutes + (row.extraMinutes?.[row.starts.length - 1] ?? 0)) * 60_000) {
+      if (row?.status === 'active' && study.status === 'open' && !this.#live.has(p.code) && began !== undefined && now - began >= sessionLengthMs(study, row, row.starts.length - 1, now)) {
         try {
           const l = await this.#open(p, study);
           await this.#timeUp(l, study);
@@ -255,6 +268,7 @@ export class ClassroomService {
         condition: p.condition ?? null,
         consented: p.consentedAt !== null,
         online: (live?.learner.online ?? false) && p.lastSeen !== null && now - p.lastSeen < LIMITS.deviceIdleMs,
+        inSession: !p.withdrawnAt && (live?.learner.online ?? false) && !live!.learner.sessionOver,
         lastSeen: p.lastSeen,
         session: live ? dayOf(live.run.session.now as SimMinutes) + 1 : (row?.starts.length ?? 0),
         sessionsDone: events.filter((e) => e.type === 'lms_event' && e.kind === 'logout').length,
@@ -263,6 +277,7 @@ export class ClassroomService {
         messages: events.filter((e) => e.type === 'message').length,
         status: p.withdrawnAt ? 'withdrawn' : (row?.status ?? 'not started'),
         endReason: row?.endReason ?? null,
+        paused: !p.withdrawnAt && (live?.row ?? row)?.status === 'active' && (live?.row ?? row)?.pausedAt != null,
       });
     }
     return out;
@@ -274,6 +289,15 @@ export class ClassroomService {
     const n = typeof name === 'string' ? name.trim() : '';
     if (n.length < 1 || n.length > 200) throw new ClassroomError(400, 'name: 1 to 200 characters');
     const next = { ...s, spec: { ...s.spec, name: n } };
+    await this.store.putStudy(next);
+    return next;
+  }
+
+  /** Archives an ended study (kept, with all of its data, but listed apart), or brings it back (`archived` false). */
+  async archiveStudy(id: string, archived: boolean): Promise<StudyRow> {
+    const s = await this.study(id);
+    if (archived && s.status === 'open') throw new ClassroomError(409, 'end the study before archiving it');
+    const next: StudyRow = { ...s, archivedAt: archived ? (s.archivedAt ?? this.env.now()) : null };
     await this.store.putStudy(next);
     return next;
   }
@@ -334,12 +358,25 @@ export class ClassroomService {
     const log: StudyExport['log'] = [];
     for (const p of await this.store.listParticipants(studyId)) {
       if (p.withdrawnAt) {
-        participants.push({ code: p.code, condition: p.condition ?? null, consentedAt: null, consentVersion: null, sessionStarts: [], status: 'withdrawn', endReason: null });
+        participants.push({ code: p.code, condition: p.condition ?? null, consentedAt: null, consentVersion: null, sessionStarts: [], extraMinutes: [], pausedMinutes: [], status: 'withdrawn', endReason: null });
         log.push({ at: new Date(p.withdrawnAt).toISOString(), text: `participant ${p.code} withdrew from the study; all their data (sessions, answers, messages, trace) were deleted then` });
         continue;
       }
       const row = await this.store.getSession(p.code);
-      participants.push({ code: p.code, condition: p.condition ?? null, consentedAt: p.consentedAt, consentVersion: p.consentVersion ?? null, sessionStarts: (row?.starts ?? []).map((t) => new Date(t).toISOString()), status: row?.status ?? 'not started', endReason: row?.endReason ?? null });
+      const now = this.env.now();
+      const starts = row?.starts ?? [];
+      participants.push({
+        code: p.code,
+        condition: p.condition ?? null,
+        consentedAt: p.consentedAt,
+        consentVersion: p.consentVersion ?? null,
+        sessionStarts: starts.map((t) => new Date(t).toISOString()),
+        extraMinutes: starts.map((_, d) => row?.extraMinutes?.[d] ?? 0),
+        // A pause still going (the study exported while a session is paused) counts up to now.
+        pausedMinutes: starts.map((_, d) => Math.round(((row?.pausedMs?.[d] ?? 0) + (row?.pausedAt != null && d === starts.length - 1 ? now - row.pausedAt : 0)) / 600) / 100),
+        status: row?.status ?? 'not started',
+        endReason: row?.endReason ?? null,
+      });
       if (!row) continue;
       await this.#live.get(p.code)?.writes;
       const lines = await this.store.events(p.code);
@@ -430,6 +467,8 @@ export class ClassroomService {
       if (a.kind !== 'login') throw new ClassroomError(409, 'start the session first');
       live = await this.#open(p, study);
     }
+    // A paused session (the teacher's): nothing is applied until it is resumed.
+    if (live.row.pausedAt != null && live.learner.online) throw new ClassroomError(409, 'your teacher has paused your session: wait until they resume it (nothing you did is lost)');
     if (a.kind !== 'login') await this.#timeUp(live, study);
     const day = dayOf(live.run.session.now as SimMinutes);
     const finalQuiz = this.#awaitingFinalQuiz(live, study);
@@ -486,7 +525,8 @@ export class ClassroomService {
   async #timeUp(live: Live, study: StudyRow): Promise<void> {
     const day = dayOf(live.run.session.now as SimMinutes);
     const start = live.row.starts[day];
-    if (!live.learner.online || start === undefined) return;
+    // A paused session does not end: its clock stands still until the teacher resumes it.
+    if (!live.learner.online || start === undefined || live.row.pausedAt != null) return;
     const length = this.#sessionMs(live, study, day);
     if (this.env.now() - start < length) {
       // Early (the session was extended, or its clock restarted after the quiz): wait for the rest.
@@ -517,7 +557,7 @@ export class ClassroomService {
 
   /** A session's length (ms): the study's, plus what the teacher added to it. */
   #sessionMs(live: Live, study: StudyRow, day: number): number {
-    return (study.spec.sessionMinutes + (live.row.extraMinutes?.[day] ?? 0)) * 60_000;
+    return sessionLengthMs(study, live.row, day, this.env.now());
   }
 
   /**
@@ -530,14 +570,50 @@ export class ClassroomService {
     await this.store.putParticipant({ ...p, device: null, token: null, lastSeen: null });
   }
 
-  /** The teacher gives a participant's session in progress more time. */
-  async extend(studyId: string, code: string, minutes: number): Promise<void> {
-    if (!Number.isInteger(minutes) || minutes < 1 || minutes > 120) throw new ClassroomError(400, 'minutes: a whole number from 1 to 120');
+  /** A participant's session in progress (the teacher acts on it), or a refusal saying why not. */
+  async #inSession(studyId: string, code: string): Promise<{ live: Live; study: StudyRow }> {
     const p = await this.store.getParticipant(code);
     if (!p || p.studyId !== studyId) throw new ClassroomError(404, `no participant ${code} in study ${studyId}`);
     const study = await this.study(studyId);
     const live = study.status === 'open' && !p.withdrawnAt ? await this.#maybeLive(p, study) : null;
-    if (!live || !live.learner.online) throw new ClassroomError(409, `${code} is not in a session now`);
+    if (!live || !live.learner.online || live.learner.sessionOver) throw new ClassroomError(409, `${code} is not in a session now`);
+    return { live, study };
+  }
+
+  /**
+   * The teacher pauses a participant's session in progress (a fire drill, a student called out):
+   * its clock stands still and the student can do nothing until it is resumed; the session's end
+   * moves by the pause. The trace's minutes stay wall-clock minutes (a pause is a gap in them);
+   * the pauses are in the export (study.json, sessions.csv's paused_minutes).
+   */
+  async pause(studyId: string, code: string): Promise<void> {
+    const { live } = await this.#inSession(studyId, code);
+    if (live.row.pausedAt != null) throw new ClassroomError(409, `${code}'s session is already paused`);
+    live.row = { ...live.row, pausedAt: this.env.now() };
+    await this.store.putSession(live.row);
+    if (live.timer) clearTimeout(live.timer);
+    live.timer = null;
+  }
+
+  /** The teacher resumes a paused session: the time it was paused is added to its length. */
+  async resume(studyId: string, code: string): Promise<void> {
+    const { live, study } = await this.#inSession(studyId, code);
+    const at = live.row.pausedAt;
+    if (at == null) throw new ClassroomError(409, `${code}'s session is not paused`);
+    const day = dayOf(live.run.session.now as SimMinutes);
+    const ms = [...(live.row.pausedMs ?? [])];
+    while (ms.length <= day) ms.push(0);
+    ms[day] = ms[day]! + Math.max(0, this.env.now() - at);
+    live.row = { ...live.row, pausedAt: null, pausedMs: ms };
+    await this.store.putSession(live.row);
+    const start = live.row.starts[day];
+    if (start !== undefined) this.#armTimer(live, study, start + this.#sessionMs(live, study, day) - this.env.now());
+  }
+
+  /** The teacher gives a participant's session in progress more time. */
+  async extend(studyId: string, code: string, minutes: number): Promise<void> {
+    if (!Number.isInteger(minutes) || minutes < 1 || minutes > 120) throw new ClassroomError(400, 'minutes: a whole number from 1 to 120');
+    const { live, study } = await this.#inSession(studyId, code);
     const day = dayOf(live.run.session.now as SimMinutes);
     const extra = [...(live.row.extraMinutes ?? [])];
     while (extra.length <= day) extra.push(0);
@@ -545,7 +621,7 @@ export class ClassroomService {
     live.row = { ...live.row, extraMinutes: extra };
     await this.store.putSession(live.row);
     const start = live.row.starts[day];
-    if (start !== undefined) this.#armTimer(live, study, start + this.#sessionMs(live, study, day) - this.env.now());
+    if (start !== undefined && live.row.pausedAt == null) this.#armTimer(live, study, start + this.#sessionMs(live, study, day) - this.env.now());
   }
 
   /** A quiz is taken once, at its time (the pre-quiz at the first session's start, the final one in the last session), over its own items, each once. */
@@ -716,7 +792,7 @@ export class ClassroomService {
     const base: StudentState = {
       study: { name: spec.name, sessions: spec.sessions, sessionMinutes: spec.sessionMinutes, consent: spec.consent, probes: spec.probes },
       consented: p.consentedAt !== null,
-      session: { number: 1, of: spec.sessions, online: false, minutesLeft: null, allDone: row?.status === 'done', ended: row && row.status !== 'active' ? row.endReason : null },
+      session: { number: 1, of: spec.sessions, online: false, minutesLeft: null, allDone: row?.status === 'done', ended: row && row.status !== 'active' ? row.endReason : null, paused: false },
       assignments: [],
       current: null,
       attempts: [],
@@ -738,7 +814,7 @@ export class ClassroomService {
     const last = day >= spec.sessions - 1;
     return {
       ...base,
-      session: { ...base.session, number: over && !last ? day + 2 : day + 1, allDone: base.session.allDone || (over && last), online, minutesLeft: online && start !== undefined ? Math.max(0, this.#sessionMs(live, study, day) / 60_000 - Math.floor((this.env.now() - start) / 60_000)): null },
+      session: { ...base.session, number: over && !last ? day + 2 : day + 1, allDone: base.session.allDone || (over && last), online, paused: online && live.row.pausedAt != null, minutesLeft: online && start !== undefined ? Math.max(0, Math.ceil((start + this.#sessionMs(live, study, day) - this.env.now()) / 60_000)) : null },
       assignments: lms.openAssignments().map((a) => ({
         id: a.id,
         note: a.note,

@@ -17,6 +17,10 @@ export interface StudyExport {
     consentedAt: number | null;
     /** When each session started (ISO 8601, UTC), by session. */
     sessionStarts: string[];
+    /** Minutes the teacher added to each session (+10 min), by session. */
+    extraMinutes: number[];
+    /** Minutes each session was paused by the teacher (two decimals), by session. */
+    pausedMinutes: number[];
     /** The version of the consent text they agreed to (null: not consented). */
     consentVersion: string | null;
     status: SessionRow['status'] | 'not started' | 'withdrawn';
@@ -41,6 +45,8 @@ export const SESSION_COLUMNS = [
   ['session_start', 'When the participant started this session (ISO 8601, UTC).'],
   ['session_minutes', 'Minutes from the session’s start to its last recorded student action (the session’s own clock, capped at its day).'],
   ['session_end', 'How the session ended: student_ended (the student pressed End session), time_up (its time ran out), or empty (not ended: the study was ended, or it is still open).'],
+  ['extra_minutes', 'Minutes the teacher added to this session (+10 min in the live view); 0: none. The session lasted the study’s length plus these plus paused_minutes.'],
+  ['paused_minutes', 'Minutes the teacher had this session paused (two decimals; 0: never). While paused the student could do nothing and the session’s clock stood still; the trace’s minutes are wall-clock minutes, so a pause is a gap in them.'],
   ['attempts', 'Answers to practice items in this session.'],
   ['correct', 'Of those, correct (graded by the item bank’s checker).'],
   ['items_opened', 'Practice items the student opened in this session.'],
@@ -85,7 +91,7 @@ export function studyTables(x: StudyExport): { sessions: string; answers: string
     const base = { participant: p.code, study: x.study.id, consented: p.consentedAt === null ? null : new Date(p.consentedAt).toISOString(), status: p.status, endReason: p.endReason };
     if (!trace) {
       const cond = x.study.spec.conditions?.find((c) => c.name === p.condition);
-      sessions.push([base.participant, base.study, null, p.condition, (cond?.tutor ?? x.study.spec.tutor).name, base.consented, p.consentVersion, base.status, base.endReason, null, null, null, null, null, null, null, null, null, null, null, null, null]);
+      sessions.push([base.participant, base.study, null, p.condition, (cond?.tutor ?? x.study.spec.tutor).name, base.consented, p.consentVersion, base.status, base.endReason, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null]);
       continue;
     }
     const events: TraceEvent[] = parseJsonl(trace.jsonl, `${p.code}.jsonl`).events;
@@ -120,6 +126,8 @@ export function studyTables(x: StudyExport): { sessions: string; answers: string
         p.sessionStarts[d] ?? null,
         last ? last.t - d * MINUTES_PER_DAY : null,
         logout ? String(logout.detail?.why) : null,
+        started === 0 ? null : (p.extraMinutes?.[d] ?? 0),
+        started === 0 ? null : (p.pausedMinutes?.[d] ?? 0),
         attempts.length,
         attempts.filter((a) => a.correct).length,
         day.filter((e) => e.type === 'lms_event' && e.kind === 'item_opened').length,

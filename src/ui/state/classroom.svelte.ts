@@ -259,6 +259,32 @@ export class TeacherState {
     }
   }
 
+  /** Pauses a participant's session in progress (its clock stands still), or resumes it. */
+  async pause(code: string, paused: boolean): Promise<void> {
+    if (!this.api || !this.shownId) return;
+    this.error = null;
+    try {
+      await this.api.pause(this.shownId, code, paused);
+      await this.#poll();
+      this.notice = paused ? `${code}'s session is paused: its clock stands still, and the student sees that it is paused.` : `${code}'s session goes on: the time it was paused is added to it.`;
+    } catch (e) {
+      this.error = say(e);
+    }
+  }
+
+  /** Archives the shown (ended) study: kept, with its data, but listed apart; or brings it back. */
+  async archive(archived: boolean): Promise<void> {
+    if (!this.api || !this.shownId) return;
+    this.error = null;
+    try {
+      const s = await this.api.archiveStudy(this.shownId, archived);
+      this.studies = this.studies.map((x) => (x.id === s.id ? s : x));
+      this.notice = archived ? `"${s.spec.name}" is archived: it is kept with all of its data, under "Archived studies".` : `"${s.spec.name}" is back among the studies.`;
+    } catch (e) {
+      this.error = say(e);
+    }
+  }
+
   /** A participant withdraws (at their request): their data are deleted, the export's log says so. */
   async withdraw(code: string): Promise<void> {
     if (!this.api || !this.shownId) return;
