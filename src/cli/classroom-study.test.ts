@@ -175,7 +175,7 @@ describe('classroom study numbers (issue 34)', () => {
     expect(s.probe?.phase).toBe('post');
     const a = s.assignments[0]!;
     await refuses(svc.act(t, { kind: 'submit', itemId: a.items[0]!.item.id, assignmentId: a.id, response: '1' }), 409, /final quiz/);
-    s = await svc.act(t, { kind: 'probe', phase: 'post', answers: ids.map((itemId) => ({ itemId, response: '1' })) });
+    s = await svc.act(t, { kind: 'probe', phase: 'post', answers: s.probe!.items.map((i) => ({ itemId: i.id, response: '1' })) });
     expect(s.session.online).toBe(false);
     await until(async () => (await svc.live(study.id))[0]!.status === 'done', 'the run to finish');
     const events = parseJsonl(await svc.trace(study.id, code!), 'time.jsonl').events;
@@ -183,6 +183,60 @@ describe('classroom study numbers (issue 34)', () => {
     expect(events.find((e) => e.type === 'lms_event' && e.kind === 'logout')).toMatchObject({ detail: { why: 'time_up' } });
     expect(scoreTrace(events).learningGain).not.toBeNull();
   }, 30_000);
+
+  it('the final quiz is a parallel form: other items of the same skills and levels, reproducible, recorded in the trace and the tables', async () => {
+    const c = clock();
+    const svc = new ClassroomService(store, env(c));
+    const study = await svc.createStudy({ ...SPEC, sessions: 1, probesPerSkill: 3 });
+    expect(study.spec.parallelForms).toBe(true);
+    const [code, second] = await svc.addCodes(study.id, 2);
+    const t = await student(svc, code!, 'device-form-001');
+    let s = await svc.act(t, { kind: 'login' });
+    const pre = s.probe!.items;
+    expect(pre.map((i) => i.id)).toEqual(['p1-01', 'p1-02', 'p1-03', 'p2-01', 'p2-02', 'p2-03']);
+    s = await svc.act(t, { kind: 'probe', phase: 'pre', answers: pre.map((i) => ({ itemId: i.id, response: '0' })) });
+    c.advance(SPEC.sessionMinutes * 60_000 + 1000);
+    s = await svc.state(t);
+    const post = s.probe!.items;
+    expect(s.probe!.phase).toBe('post');
+    expect(post.map((i) => i.id)).toEqual(['q1-01', 'q1-02', 'q1-03', 'q2-01', 'q2-02', 'q2-03']);
+    expect(post.map((i) => [i.skill, i.level])).toEqual(pre.map((i) => [i.skill, i.level]));
+    expect(post.map((i) => i.stem)).not.toEqual(pre.map((i) => i.stem));
+    for (const p of post) expect(pre.some((q) => q.stem === p.stem && JSON.stringify(q.figure) === JSON.stringify(p.figure))).toBe(false);
+    // The pre-quiz's items are not the final quiz's.
+    await refuses(svc.act(t, { kind: 'probe', phase: 'post', answers: pre.map((i) => ({ itemId: i.id, response: '1' })) }), 400, /not in the quiz/);
+    await svc.act(t, { kind: 'probe', phase: 'post', answers: post.map((i) => ({ itemId: i.id, response: '1' })) });
+    await until(async () => (await svc.live(study.id)).find((p) => p.code === code)!.status === 'done', 'the run to finish');
+    // Every participant of the study gets the same two forms (drawn from the study's bank, reproducibly).
+    const t2 = await student(svc, second!, 'device-form-002');
+    expect((await svc.act(t2, { kind: 'login' })).probe!.items.map((i) => i.stem)).toEqual(pre.map((i) => i.stem));
+    const events = parseJsonl(await svc.trace(study.id, code!), 'forms.jsonl').events;
+    const start = events[0]!;
+    expect(start.type === 'run_start' && start.scenario.course.probeForms).toBe(2);
+    expect(start.type === 'run_start' && start.itemBank.postProbes!.map((i) => i.id)).toEqual(post.map((i) => i.id));
+    expect(events.filter((e) => e.type === 'probe').map((e) => (e as { items: { itemId: string }[] }).items.map((i) => i.itemId)[0])).toEqual(['p1-01', 'q1-01']);
+    expect(scoreTrace(events).learningGain).not.toBeNull();
+    // The validator holds the forms: an edited form-B item breaks the bank's hash; a final quiz over form A is refused.
+    const lines = (await svc.trace(study.id, code!)).trimEnd().split('\n');
+    const bank = JSON.parse(lines[0]!) as { itemBank: { postProbes: { stem: string }[] } };
+    bank.itemBank.postProbes[0]!.stem = 'What is 1 + 1?';
+    expect(() => parseJsonl([JSON.stringify(bank), ...lines.slice(1)].join('\n'), 'edited.jsonl')).toThrow(/does not match its hash/);
+    const swapped = lines.map((l) => (l.includes('"type":"probe"') && l.includes('"q1-01"') ? l.replace(/"q(\d+-\d\d)"/g, '"p$1"') : l));
+    expect(() => parseJsonl(swapped.join('\n'), 'swapped.jsonl')).toThrow(/parallel post-probe form/);
+    const files = unzipSync(zipStudy(await svc.exportStudy(study.id), c.now()));
+    const answers = parse(strFromU8(files['answers.csv']!), { columns: true }) as Record<string, string>[];
+    const quiz = answers.filter((r) => r.participant === code && r.kind !== 'practice');
+    expect(quiz.map((r) => `${r.kind}:${r.quiz_form}:${r.level}`)).toEqual([...pre.map((i) => `pre_quiz:A:${i.level}`), ...post.map((i) => `post_quiz:B:${i.level}`)]);
+    expect(strFromU8(files['codebook.md']!)).toContain('parallel forms');
+    // A study that asks for the same items both times gets them.
+    const same = await svc.createStudy({ ...SPEC, sessions: 1, parallelForms: false });
+    const [c3] = await svc.addCodes(same.id, 1);
+    const t3 = await student(svc, c3!, 'device-form-003');
+    const items3 = (await svc.act(t3, { kind: 'login' })).probe!.items;
+    await svc.act(t3, { kind: 'probe', phase: 'pre', answers: items3.map((i) => ({ itemId: i.id, response: '0' })) });
+    c.advance(SPEC.sessionMinutes * 60_000 + 1000);
+    expect((await svc.state(t3)).probe!.items.map((i) => i.id)).toEqual(items3.map((i) => i.id));
+  }, 60_000);
 
   it('a student who never hands in the final quiz is logged out once its extra time is over', async () => {
     const c = clock();

@@ -34,7 +34,7 @@ import {
   type TraceEvent,
 } from '../../core/index';
 import { StudySpecSchema, fieldScenario, type StudySpec, type StudySpecInput } from '../../core/classroom/study';
-import { ActionQueue, MAX_MESSAGE_CHARS, RealLearner, actionsFromTrace } from '../../core/learner/real';
+import { ActionQueue, MAX_MESSAGE_CHARS, RealLearner, actionsFromTrace, quizItems } from '../../core/learner/real';
 import type { ClassroomStore, ParticipantRow, SessionRow, StudyRow } from './store';
 import { consentVersion, type StudyExport } from './export';
 
@@ -637,7 +637,7 @@ export class ClassroomService {
       if (taken(study.spec.sessions)) throw new ClassroomError(409, 'the final quiz is already handed in');
       if (day !== study.spec.sessions - 1 || live.learner.sessionOver) throw new ClassroomError(409, 'the final quiz is not now: it is at the end of the last session');
     }
-    const ids = new Set(live.run.session.world.lms.bank.probes.map((p) => p.id));
+    const ids = new Set(quizItems(live.run.session.world.lms.bank, a.phase).map((p) => p.id));
     const seen = new Set<string>();
     for (const x of a.answers) {
       if (!ids.has(x.itemId)) throw new ClassroomError(400, `answers: item "${x.itemId}" is not in the quiz`);
@@ -808,7 +808,7 @@ export class ClassroomService {
     const online = live.learner.online;
     const events = live.run.session.events;
     const probed = (d: number) => events.some((e) => e.type === 'probe' && e.day === d);
-    const probe: StudentState['probe'] = !spec.probes || !online ? null : day === 0 && !probed(0) ? { phase: 'pre', items: lms.bank.probes.map(studentItem) } : this.#awaitingFinalQuiz(live, study) ? { phase: 'post', items: lms.bank.probes.map(studentItem) } : null;
+    const probe: StudentState['probe'] = !spec.probes || !online ? null : day === 0 && !probed(0) ? { phase: 'pre', items: quizItems(lms.bank, 'pre').map(studentItem) } : this.#awaitingFinalQuiz(live, study) ? { phase: 'post', items: quizItems(lms.bank, 'post').map(studentItem) } : null;
     // A session just ended: the student's next one is the next day's (the world is on its way there).
     const over = live.learner.sessionOver;
     const last = day >= spec.sessions - 1;
@@ -842,7 +842,7 @@ export class ClassroomService {
     if (!study.spec.probes || !live?.learner.online) return null;
     const day = dayOf(live.run.session.now as SimMinutes);
     if (day !== study.spec.sessions - 1 || live.run.session.events.some((e) => e.type === 'probe' && e.day === study.spec.sessions)) return null;
-    return live.run.session.world.lms.bank.probes.map(studentItem);
+    return quizItems(live.run.session.world.lms.bank, 'post').map(studentItem);
   }
 
   /** Stops every live run (a server shutting down); their stored traces resume at the next start. */

@@ -40,6 +40,13 @@ export const StudySpecSchema = z
     /** A probe set (drawn from the item bank) answered at the start of the first session and the end of the last: the field's learning gain. */
     probes: z.boolean().default(false),
     probesPerSkill: z.number().int().min(1).max(10).default(2),
+    /**
+     * The post-quiz is a parallel form: other items of the same skills and levels as the pre-quiz,
+     * drawn reproducibly from the item bank (held out from practice too), so a gain is not a
+     * student remembering the pre-quiz. false: the post-quiz repeats the pre-quiz's items. Studies
+     * stored before this option existed have neither (one form, as they were run).
+     */
+    parallelForms: z.boolean().default(true),
     /** At most this many LLM calls for the whole study (LLM tutors; null: no cap). */
     llmCallCap: z.number().int().min(1).max(1_000_000).nullable().default(null),
   })
@@ -62,6 +69,7 @@ export function fieldScenario(spec: StudySpec, studyId: string): Scenario {
       skills: spec.skills,
       itemsPerLevel: spec.itemsPerLevel,
       probesPerSkill: spec.probesPerSkill,
+      ...(spec.probes && spec.parallelForms === true ? { probeForms: 2 } : {}),
       startLevel: spec.startLevel,
       homework: { days: [...WEEKDAYS], itemsPerDay: spec.homeworkPerSession, dueTime: '23:00', dueInDays: 0 },
     },
