@@ -238,6 +238,31 @@ describe('classroom study numbers (issue 34)', () => {
     expect((await svc.state(t3)).probe!.items.map((i) => i.id)).toEqual(items3.map((i) => i.id));
   }, 60_000);
 
+  it('typed answers are read as the study says (a percent for a value here), recorded as read; a study reading as typed does not', async () => {
+    const c = clock();
+    const svc = new ClassroomService(store, env(c));
+    const results: { reading: number; response: string; correct: boolean; forms: string }[] = [];
+    for (const answerReading of [1, 0] as const) {
+      const study = await svc.createStudy({ ...SPEC, probes: false, sessions: 1, answerReading });
+      const [code] = await svc.addCodes(study.id, 1);
+      const t = await student(svc, code!, `device-read-00${answerReading}`);
+      const s = await svc.act(t, { kind: 'login' });
+      const a = s.assignments[0]!;
+      const it = a.items[0]!.item;
+      const start = parseJsonl(await svc.trace(study.id, code!), 'read.jsonl').events[0]!;
+      const answer = start.type === 'run_start' ? start.itemBank.items.find((i) => i.id === it.id)!.answer : '';
+      expect(answer).toMatch(/^-?\d+$/);
+      expect(it.stem).not.toMatch(/decimal|fraction|percent/i);
+      const after = await svc.act(t, { kind: 'submit', itemId: it.id, assignmentId: a.id, response: `${Number(answer) * 100}%` });
+      const g = after.attempts.at(-1)!;
+      results.push({ reading: answerReading, response: g.response, correct: g.correct, forms: it.forms });
+      if (answerReading === 1) expect(g.response).toBe(String(Number(answer)));
+      else expect(g.response).toBe(`${Number(answer) * 100}%`);
+    }
+    expect(results.map((r) => [r.reading, r.correct])).toEqual([[1, true], [0, false]]);
+    expect(results[0]!.forms).toMatch(/a number: .*90%/);
+  }, 30_000);
+
   it('a student who never hands in the final quiz is logged out once its extra time is over', async () => {
     const c = clock();
     const svc = new ClassroomService(store, env(c));

@@ -37,6 +37,7 @@ import { StudySpecSchema, fieldScenario, type StudySpec, type StudySpecInput } f
 import { ActionQueue, MAX_MESSAGE_CHARS, RealLearner, actionsFromTrace, quizItems } from '../../core/learner/real';
 import type { ClassroomStore, ParticipantRow, SessionRow, StudyRow } from './store';
 import { consentVersion, type StudyExport } from './export';
+import { ANSWER_READING_VERSION, acceptedForms, readStudentAnswer } from './answer-input';
 
 /** A refusal the student or teacher is told about (HTTP status, message); nothing was stored. */
 export class ClassroomError extends Error {
@@ -83,6 +84,8 @@ export interface StudentItem {
   choices?: string[];
   answerKind: Item['answerKind'];
   format?: Item['format'];
+  /** The forms an answer to it is read in (shown when an answer is not accepted); never the answer. */
+  forms: string;
 }
 
 export interface StudentState {
@@ -151,7 +154,7 @@ interface Live {
   quizzing: Set<'pre' | 'post'>;
 }
 
-const studentItem = (it: Item): StudentItem => ({ id: it.id, skill: skillInfo(it.skillId)?.name ?? `skill ${it.skillId}`, level: it.level, stem: it.stem, ...(it.figure ? { figure: it.figure } : {}), ...(it.choices ? { choices: it.choices } : {}), answerKind: it.answerKind, ...(it.format ? { format: it.format } : {}) });
+const studentItem = (it: Item): StudentItem => ({ id: it.id, skill: skillInfo(it.skillId)?.name ?? `skill ${it.skillId}`, level: it.level, stem: it.stem, ...(it.figure ? { figure: it.figure } : {}), ...(it.choices ? { choices: it.choices } : {}), answerKind: it.answerKind, ...(it.format ? { format: it.format } : {}), forms: acceptedForms(it) });
 
 export class ClassroomService {
   readonly store: ClassroomStore;
@@ -478,7 +481,7 @@ export class ClassroomService {
       live.quizzing.add(a.phase);
     }
     try {
-      return await this.#apply(live, p, study, a, day, finalQuiz);
+      return await this.#apply(live, p, study, this.#read(live, study, a), day, finalQuiz);
     } finally {
       if (a.kind === 'probe') live.quizzing.delete(a.phase);
     }
@@ -514,6 +517,18 @@ export class ClassroomService {
     }
     const state = await this.#state(p, study);
     return outcome.ok ? state : { ...state, refused: outcome.error };
+  }
+
+  /** Typed answers as the study reads them (answer-input.ts), when it reads them (studies made before: as typed). */
+  #read(live: Live, study: StudyRow, a: StudentActionInput): StudentActionInput {
+    if (study.spec.answerReading !== ANSWER_READING_VERSION) return a;
+    const bank = live.run.session.world.lms.bank;
+    if (a.kind === 'submit') {
+      const item = live.run.session.world.lms.practiceItem(a.itemId);
+      return item ? { ...a, response: readStudentAnswer(item, a.response).slice(0, 200) } : a;
+    }
+    if (a.kind === 'probe') return { ...a, answers: a.answers.map((x) => ({ ...x, response: ((it) => (it ? readStudentAnswer(it, x.response) : x.response))(bank.get(x.itemId)).slice(0, 200) })) };
+    return a;
   }
 
   /** The virtual minute of now in today's session: day × 1440 + wall minutes since the session began. */

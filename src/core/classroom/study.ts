@@ -47,6 +47,12 @@ export const StudySpecSchema = z
      * stored before this option existed have neither (one form, as they were run).
      */
     parallelForms: z.boolean().default(true),
+    /**
+     * How typed answers are read before the checker grades them (src/adapters/classroom/answer-input.ts):
+     * 1: "½", "5½", "2,5", "1 and 1/10" and a percent for a value are read as numbers; 0: as typed.
+     * Studies stored before this option existed have neither (as typed).
+     */
+    answerReading: z.union([z.literal(0), z.literal(1)]).default(1),
     /** At most this many LLM calls for the whole study (LLM tutors; null: no cap). */
     llmCallCap: z.number().int().min(1).max(1_000_000).nullable().default(null),
   })
