@@ -281,6 +281,21 @@ test('teacher controls: pause and resume a session, +10 min, archive the ended s
   await row.getByTestId('participant-extend').click();
   await expect(t.page.getByTestId('classroom-notice')).toContainText('10 more minutes');
   await expect(a.page.getByTestId('minutes-left')).toContainText('30 min left');
+  // An answer typed while offline waits in the page (said plainly: not saved yet) and is sent when the connection is back.
+  await a.page.getByTestId('open-item').first().click();
+  await expect(a.page.getByTestId('current-item')).toBeVisible();
+  await a.ctx.setOffline(true);
+  await a.page.getByTestId('answer-input').fill('5½');
+  await a.page.getByTestId('answer-submit').click();
+  await expect(a.page.getByTestId('student-offline')).toContainText('Your answer “5½” is waiting on this page');
+  await expect(a.page.getByTestId('student-offline')).toContainText('not saved until then');
+  await expect(a.page.getByTestId('student-offline')).toContainText('Only what the server confirmed before is saved');
+  await a.page.screenshot({ path: test.info().outputPath('student-offline-queued.png'), fullPage: true });
+  await a.ctx.setOffline(false);
+  await expect(a.page.getByTestId('student-offline')).toHaveCount(0);
+  // Sent and graded: read as 5 1/2, not the answer here, and the page says how answers are read.
+  await expect(a.page.getByTestId('attempt-feedback')).toContainText('Your answer “5 1/2” is not correct');
+  await expect(a.page.getByTestId('answer-forms')).toContainText('1½');
   await work(a.page, 'back after the pause');
   await finish(a.page);
   t.page.once('dialog', (d) => void d.accept());
