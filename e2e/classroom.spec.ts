@@ -318,6 +318,16 @@ test('teacher controls: pause and resume a session, +10 min, archive the ended s
   expect(rows[0]).toMatchObject({ participant: code, extra_minutes: '10', status: 'done' });
   expect(Number(rows[0]!.paused_minutes)).toBeGreaterThan(0);
   expect(cspViolations).toEqual([]);
+  // The policy is enforced (an injected inline script does not run) and the watcher above sees it.
+  await t.page.evaluate(() => {
+    const el = document.createElement('script');
+    el.textContent = 'window.__inline = 1';
+    document.body.append(el);
+  });
+  await expect.poll(() => cspViolations.length).toBe(1);
+  expect(await t.page.evaluate(() => (window as unknown as { __inline?: number }).__inline)).toBeUndefined();
+  expect(cspViolations[0]).toMatch(/inline script/);
+  cspViolations.length = 0;
   await Promise.all([t.ctx.close(), a.ctx.close()]);
 });
 
