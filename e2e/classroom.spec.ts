@@ -24,6 +24,12 @@ const BASE = `http://127.0.0.1:${PORT}`;
 let server: ChildProcess;
 let llm: MockServer;
 let dir: string;
+/** What the browser refused under the server's Content-Security-Policy (none expected: the built app runs under it). */
+const cspViolations: string[] = [];
+const watchCsp = (page: Page) =>
+  page.on('console', (m) => {
+    if (/Content Security Policy/i.test(m.text())) cspViolations.push(`${page.url()}: ${m.text()}`);
+  });
 
 test.beforeAll(async () => {
   llm = await startMockOpenAi();
@@ -42,7 +48,11 @@ test.beforeAll(async () => {
   });
 });
 test.afterAll(async () => {
-  server?.kill('SIGTERM');
+  // Wait for the server to stop (it makes its data private on the way out) before removing its directory.
+  if (server && server.exitCode === null) await new Promise((r) => {
+    server.once('exit', r);
+    server.kill('SIGTERM');
+  });
   await llm?.close();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
@@ -50,7 +60,9 @@ test.afterAll(async () => {
 async function teacher(browser: Browser): Promise<{ ctx: BrowserContext; page: Page }> {
   const ctx = await browser.newContext({ acceptDownloads: true });
   const page = await ctx.newPage();
-  await page.goto(`${BASE}/#classroom`);
+  watchCsp(page);
+  const res = await page.goto(`${BASE}/#classroom`);
+  expect(res?.headers()['content-security-policy']).toContain("script-src 'self'");
   await expect(page.getByTestId('classroom-mode')).toContainText('Classroom server');
   await page.getByTestId('teacher-secret').fill('wrong-secret');
   await page.getByTestId('teacher-signin').click();
@@ -84,6 +96,7 @@ async function createStudy(page: Page, name: string, o: { llm?: boolean; codes?:
 async function student(browser: Browser, code: string, viewport?: { width: number; height: number }): Promise<{ ctx: BrowserContext; page: Page; received: string[] }> {
   const ctx = await browser.newContext(viewport ? { viewport, hasTouch: true, isMobile: viewport.width < 500 } : {});
   const page = await ctx.newPage();
+  watchCsp(page);
   const received: string[] = [];
   page.on('response', async (r) => {
     try {
@@ -233,7 +246,89 @@ test('a field study: three students (laptop, tablet, phone), a dropped connectio
   await t.page.getByTestId('study-library').click();
   await expect(t.page.getByTestId('classroom-notice')).toContainText('3 of 3 runs');
   await t.page.screenshot({ path: test.info().outputPath('teacher-compare.png'), fullPage: true });
+  // The built app (teacher, three students, the Lab's import and the comparison) ran under the server's CSP.
+  expect(cspViolations).toEqual([]);
   await Promise.all([t.ctx.close(), a.ctx.close(), b.ctx.close(), p.ctx.close()]);
+});
+
+test('teacher controls: pause and resume a session, +10 min, archive the ended study; the app runs under the CSP', async ({ browser }) => {
+  test.setTimeout(240_000);
+  const t = await teacher(browser);
+  const [code] = await createStudy(t.page, 'Controls study', { codes: 1 });
+  const a = await student(browser, code!);
+  await expect(a.page.getByTestId('minutes-left')).toContainText('20 min left');
+  const row = t.page.getByTestId('live-row').filter({ hasText: code! });
+  await row.getByTestId('participant-pause').click();
+  await expect(row).toContainText('paused');
+  await expect(row.getByTestId('participant-pause')).toHaveText('Resume');
+  // The student's page (it polls) says so, and offers nothing to do meanwhile.
+  await expect(a.page.getByTestId('student-paused')).toContainText('Your teacher has paused this session');
+  await expect(a.page.getByTestId('open-item')).toHaveCount(0);
+  await expect(a.page.getByTestId('session-end')).toBeDisabled();
+  for (const [name, size] of [['desktop', { width: 1280, height: 900 }], ['tablet', { width: 820, height: 1180 }], ['phone', { width: 390, height: 844 }]] as const) {
+    await a.page.setViewportSize(size);
+    await t.page.setViewportSize(size);
+    expect(await a.page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    expect(await t.page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await a.page.screenshot({ path: test.info().outputPath(`student-paused-${name}.png`), fullPage: true });
+    await t.page.screenshot({ path: test.info().outputPath(`teacher-paused-${name}.png`), fullPage: true });
+  }
+  await a.page.setViewportSize({ width: 1280, height: 900 });
+  await t.page.setViewportSize({ width: 1280, height: 900 });
+  await row.getByTestId('participant-pause').click();
+  await expect(a.page.getByTestId('student-paused')).toHaveCount(0);
+  await expect(a.page.getByTestId('minutes-left')).toContainText('20 min left');
+  await row.getByTestId('participant-extend').click();
+  await expect(t.page.getByTestId('classroom-notice')).toContainText('10 more minutes');
+  await expect(a.page.getByTestId('minutes-left')).toContainText('30 min left');
+  // An answer typed while offline waits in the page (said plainly: not saved yet) and is sent when the connection is back.
+  await a.page.getByTestId('open-item').first().click();
+  await expect(a.page.getByTestId('current-item')).toBeVisible();
+  await a.ctx.setOffline(true);
+  await a.page.getByTestId('answer-input').fill('5½');
+  await a.page.getByTestId('answer-submit').click();
+  await expect(a.page.getByTestId('student-offline')).toContainText('Your answer “5½” is waiting on this page');
+  await expect(a.page.getByTestId('student-offline')).toContainText('not saved until then');
+  await expect(a.page.getByTestId('student-offline')).toContainText('Only what the server confirmed before is saved');
+  await a.page.screenshot({ path: test.info().outputPath('student-offline-queued.png'), fullPage: true });
+  await a.ctx.setOffline(false);
+  await expect(a.page.getByTestId('student-offline')).toHaveCount(0);
+  // Sent and graded: read as 5 1/2, not the answer here, and the page says how answers are read.
+  await expect(a.page.getByTestId('attempt-feedback')).toContainText('Your answer “5 1/2” is not correct');
+  await expect(a.page.getByTestId('answer-forms')).toContainText('1½');
+  await work(a.page, 'back after the pause');
+  await finish(a.page);
+  t.page.once('dialog', (d) => void d.accept());
+  await t.page.getByTestId('study-end').click();
+  await expect(t.page.getByTestId('study-status')).toHaveText('ended');
+  await t.page.getByTestId('study-archive').click();
+  await expect(t.page.getByTestId('study-status')).toHaveText('archived');
+  // An archived study is listed apart: back to a new study, and it is not in the list until asked for.
+  await t.page.getByTestId('study-pick').selectOption('');
+  await expect(t.page.getByTestId('study-pick').locator('option', { hasText: 'Controls study' })).toHaveCount(0);
+  await t.page.getByTestId('show-archived').check();
+  await t.page.getByTestId('study-pick').selectOption({ label: 'Controls study (archived)' });
+  await t.page.getByTestId('study-archive').click();
+  await expect(t.page.getByTestId('study-status')).toHaveText('ended');
+  // Its data are all there: the export has the participant's answers, with the pause recorded.
+  const [dl] = await Promise.all([t.page.waitForEvent('download'), t.page.getByTestId('study-export').click()]);
+  const zipped = unzipSync(new Uint8Array(readFileSync(await dl.path())));
+  const rows = parse(strFromU8(zipped['sessions.csv']!), { columns: true }) as Record<string, string>[];
+  expect(rows).toHaveLength(1);
+  expect(rows[0]).toMatchObject({ participant: code, extra_minutes: '10', status: 'done' });
+  expect(Number(rows[0]!.paused_minutes)).toBeGreaterThan(0);
+  expect(cspViolations).toEqual([]);
+  // The policy is enforced (an injected inline script does not run) and the watcher above sees it.
+  await t.page.evaluate(() => {
+    const el = document.createElement('script');
+    el.textContent = 'window.__inline = 1';
+    document.body.append(el);
+  });
+  await expect.poll(() => cspViolations.length).toBe(1);
+  expect(await t.page.evaluate(() => (window as unknown as { __inline?: number }).__inline)).toBeUndefined();
+  expect(cspViolations[0]).toMatch(/inline script/);
+  cspViolations.length = 0;
+  await Promise.all([t.ctx.close(), a.ctx.close()]);
 });
 
 test('an LLM tutor on the classroom server: the key stays on the server', async ({ browser }) => {

@@ -175,13 +175,92 @@ describe('classroom study numbers (issue 34)', () => {
     expect(s.probe?.phase).toBe('post');
     const a = s.assignments[0]!;
     await refuses(svc.act(t, { kind: 'submit', itemId: a.items[0]!.item.id, assignmentId: a.id, response: '1' }), 409, /final quiz/);
-    s = await svc.act(t, { kind: 'probe', phase: 'post', answers: ids.map((itemId) => ({ itemId, response: '1' })) });
+    s = await svc.act(t, { kind: 'probe', phase: 'post', answers: s.probe!.items.map((i) => ({ itemId: i.id, response: '1' })) });
     expect(s.session.online).toBe(false);
     await until(async () => (await svc.live(study.id))[0]!.status === 'done', 'the run to finish');
     const events = parseJsonl(await svc.trace(study.id, code!), 'time.jsonl').events;
     expect(events.filter((e) => e.type === 'probe').map((e) => (e as { day: number }).day)).toEqual([0, 1]);
     expect(events.find((e) => e.type === 'lms_event' && e.kind === 'logout')).toMatchObject({ detail: { why: 'time_up' } });
     expect(scoreTrace(events).learningGain).not.toBeNull();
+  }, 30_000);
+
+  it('the final quiz is a parallel form: other items of the same skills and levels, reproducible, recorded in the trace and the tables', async () => {
+    const c = clock();
+    const svc = new ClassroomService(store, env(c));
+    const study = await svc.createStudy({ ...SPEC, sessions: 1, probesPerSkill: 3 });
+    expect(study.spec.parallelForms).toBe(true);
+    const [code, second] = await svc.addCodes(study.id, 2);
+    const t = await student(svc, code!, 'device-form-001');
+    let s = await svc.act(t, { kind: 'login' });
+    const pre = s.probe!.items;
+    expect(pre.map((i) => i.id)).toEqual(['p1-01', 'p1-02', 'p1-03', 'p2-01', 'p2-02', 'p2-03']);
+    s = await svc.act(t, { kind: 'probe', phase: 'pre', answers: pre.map((i) => ({ itemId: i.id, response: '0' })) });
+    c.advance(SPEC.sessionMinutes * 60_000 + 1000);
+    s = await svc.state(t);
+    const post = s.probe!.items;
+    expect(s.probe!.phase).toBe('post');
+    expect(post.map((i) => i.id)).toEqual(['q1-01', 'q1-02', 'q1-03', 'q2-01', 'q2-02', 'q2-03']);
+    expect(post.map((i) => [i.skill, i.level])).toEqual(pre.map((i) => [i.skill, i.level]));
+    expect(post.map((i) => i.stem)).not.toEqual(pre.map((i) => i.stem));
+    for (const p of post) expect(pre.some((q) => q.stem === p.stem && JSON.stringify(q.figure) === JSON.stringify(p.figure))).toBe(false);
+    // The pre-quiz's items are not the final quiz's.
+    await refuses(svc.act(t, { kind: 'probe', phase: 'post', answers: pre.map((i) => ({ itemId: i.id, response: '1' })) }), 400, /not in the quiz/);
+    await svc.act(t, { kind: 'probe', phase: 'post', answers: post.map((i) => ({ itemId: i.id, response: '1' })) });
+    await until(async () => (await svc.live(study.id)).find((p) => p.code === code)!.status === 'done', 'the run to finish');
+    // Every participant of the study gets the same two forms (drawn from the study's bank, reproducibly).
+    const t2 = await student(svc, second!, 'device-form-002');
+    expect((await svc.act(t2, { kind: 'login' })).probe!.items.map((i) => i.stem)).toEqual(pre.map((i) => i.stem));
+    const events = parseJsonl(await svc.trace(study.id, code!), 'forms.jsonl').events;
+    const start = events[0]!;
+    expect(start.type === 'run_start' && start.scenario.course.probeForms).toBe(2);
+    expect(start.type === 'run_start' && start.itemBank.postProbes!.map((i) => i.id)).toEqual(post.map((i) => i.id));
+    expect(events.filter((e) => e.type === 'probe').map((e) => (e as { items: { itemId: string }[] }).items.map((i) => i.itemId)[0])).toEqual(['p1-01', 'q1-01']);
+    expect(scoreTrace(events).learningGain).not.toBeNull();
+    // The validator holds the forms: an edited form-B item breaks the bank's hash; a final quiz over form A is refused.
+    const lines = (await svc.trace(study.id, code!)).trimEnd().split('\n');
+    const bank = JSON.parse(lines[0]!) as { itemBank: { postProbes: { stem: string }[] } };
+    bank.itemBank.postProbes[0]!.stem = 'What is 1 + 1?';
+    expect(() => parseJsonl([JSON.stringify(bank), ...lines.slice(1)].join('\n'), 'edited.jsonl')).toThrow(/does not match its hash/);
+    const swapped = lines.map((l) => (l.includes('"type":"probe"') && l.includes('"q1-01"') ? l.replace(/"q(\d+-\d\d)"/g, '"p$1"') : l));
+    expect(() => parseJsonl(swapped.join('\n'), 'swapped.jsonl')).toThrow(/parallel post-probe form/);
+    const files = unzipSync(zipStudy(await svc.exportStudy(study.id), c.now()));
+    const answers = parse(strFromU8(files['answers.csv']!), { columns: true }) as Record<string, string>[];
+    const quiz = answers.filter((r) => r.participant === code && r.kind !== 'practice');
+    expect(quiz.map((r) => `${r.kind}:${r.quiz_form}:${r.level}`)).toEqual([...pre.map((i) => `pre_quiz:A:${i.level}`), ...post.map((i) => `post_quiz:B:${i.level}`)]);
+    expect(strFromU8(files['codebook.md']!)).toContain('parallel forms');
+    // A study that asks for the same items both times gets them.
+    const same = await svc.createStudy({ ...SPEC, sessions: 1, parallelForms: false });
+    const [c3] = await svc.addCodes(same.id, 1);
+    const t3 = await student(svc, c3!, 'device-form-003');
+    const items3 = (await svc.act(t3, { kind: 'login' })).probe!.items;
+    await svc.act(t3, { kind: 'probe', phase: 'pre', answers: items3.map((i) => ({ itemId: i.id, response: '0' })) });
+    c.advance(SPEC.sessionMinutes * 60_000 + 1000);
+    expect((await svc.state(t3)).probe!.items.map((i) => i.id)).toEqual(items3.map((i) => i.id));
+  }, 60_000);
+
+  it('typed answers are read as the study says (a percent for a value here), recorded as read; a study reading as typed does not', async () => {
+    const c = clock();
+    const svc = new ClassroomService(store, env(c));
+    const results: { reading: number; response: string; correct: boolean; forms: string }[] = [];
+    for (const answerReading of [1, 0] as const) {
+      const study = await svc.createStudy({ ...SPEC, probes: false, sessions: 1, answerReading });
+      const [code] = await svc.addCodes(study.id, 1);
+      const t = await student(svc, code!, `device-read-00${answerReading}`);
+      const s = await svc.act(t, { kind: 'login' });
+      const a = s.assignments[0]!;
+      const it = a.items[0]!.item;
+      const start = parseJsonl(await svc.trace(study.id, code!), 'read.jsonl').events[0]!;
+      const answer = start.type === 'run_start' ? start.itemBank.items.find((i) => i.id === it.id)!.answer : '';
+      expect(answer).toMatch(/^-?\d+$/);
+      expect(it.stem).not.toMatch(/decimal|fraction|percent/i);
+      const after = await svc.act(t, { kind: 'submit', itemId: it.id, assignmentId: a.id, response: `${Number(answer) * 100}%` });
+      const g = after.attempts.at(-1)!;
+      results.push({ reading: answerReading, response: g.response, correct: g.correct, forms: it.forms });
+      if (answerReading === 1) expect(g.response).toBe(String(Number(answer)));
+      else expect(g.response).toBe(`${Number(answer) * 100}%`);
+    }
+    expect(results.map((r) => [r.reading, r.correct])).toEqual([[1, true], [0, false]]);
+    expect(results[0]!.forms).toMatch(/a number: .*90%/);
   }, 30_000);
 
   it('a student who never hands in the final quiz is logged out once its extra time is over', async () => {
@@ -392,6 +471,66 @@ describe('classroom study numbers (issue 34)', () => {
     expect((await svc.state(t)).session).toMatchObject({ number: 2, minutesLeft: SPEC.sessionMinutes - 5 });
     const x = await svc.exportStudy(study.id);
     expect(x.participants[0]!.sessionStarts).toEqual([new Date(t0).toISOString(), new Date(t0 + 24 * 3600_000).toISOString()]);
+  }, 30_000);
+
+  it('the teacher pauses a session: nothing is applied, its clock stands still (also across a restart), and resuming moves its end', async () => {
+    const c = clock();
+    const svc1 = new ClassroomService(store, env(c));
+    const study = await svc1.createStudy({ ...SPEC, probes: false, sessions: 1 });
+    const [code, other] = await svc1.addCodes(study.id, 2);
+    const t = await student(svc1, code!, 'device-pause-01');
+    const s = await svc1.act(t, { kind: 'login' });
+    await refuses(svc1.pause(study.id, other!), 409, /not in a session/);
+    await refuses(svc1.resume(study.id, code!), 409, /not paused/);
+    c.advance(5 * 60_000);
+    await svc1.pause(study.id, code!);
+    await refuses(svc1.pause(study.id, code!), 409, /already paused/);
+    expect((await svc1.live(study.id)).find((p) => p.code === code)).toMatchObject({ paused: true, inSession: true, status: 'active' });
+    const a = s.assignments[0]!;
+    await refuses(svc1.act(t, { kind: 'submit', itemId: a.items[0]!.item.id, assignmentId: a.id, response: '-3' }), 409, /paused your session/);
+    await refuses(svc1.act(t, { kind: 'logout' }), 409, /paused/);
+    c.advance(30 * 60_000);
+    // Past the session's end without the pause: it is still on, with the time it had when paused.
+    expect((await svc1.state(t)).session).toMatchObject({ online: true, paused: true, minutesLeft: SPEC.sessionMinutes - 5 });
+    // A restart keeps the pause (the live view does not end it as overdue).
+    await svc1.close();
+    c.advance(10 * 60_000);
+    const svc = new ClassroomService(store, env(c));
+    expect((await svc.live(study.id)).find((p) => p.code === code)).toMatchObject({ paused: true, status: 'active' });
+    expect((await svc.state(t)).session).toMatchObject({ online: true, paused: true, minutesLeft: SPEC.sessionMinutes - 5 });
+    await svc.resume(study.id, code!);
+    const after = await svc.state(t);
+    expect(after.session).toMatchObject({ online: true, paused: false, minutesLeft: SPEC.sessionMinutes - 5 });
+    expect((await svc.act(t, { kind: 'submit', itemId: a.items[0]!.item.id, assignmentId: a.id, response: '-3' })).attempts).toHaveLength(1);
+    c.advance((SPEC.sessionMinutes - 5 - 1) * 60_000);
+    expect((await svc.state(t)).session.online).toBe(true);
+    c.advance(2 * 60_000);
+    expect((await svc.state(t)).session.online).toBe(false);
+    const x = await svc.exportStudy(study.id);
+    const p = x.participants.find((q) => q.code === code)!;
+    expect(p.pausedMinutes).toEqual([40]);
+    expect(p.extraMinutes).toEqual([0]);
+    const rows = parse(strFromU8(unzipSync(zipStudy(x, c.now()))['sessions.csv']!), { columns: true }) as Record<string, string>[];
+    expect(rows.find((r) => r.participant === code)).toMatchObject({ paused_minutes: '40', extra_minutes: '0', session_end: 'time_up' });
+    expect(rows.find((r) => r.participant === other)).toMatchObject({ paused_minutes: '', extra_minutes: '', session: '' });
+    expect(Object.keys(rows[0]!)).toEqual(SESSION_COLUMNS.map((col) => col[0]));
+  }, 30_000);
+
+  it('an ended study is archived (kept, with its data) and brought back; an open one cannot be', async () => {
+    const c = clock();
+    const svc = new ClassroomService(store, env(c));
+    const study = await svc.createStudy({ ...SPEC, probes: false, sessions: 1 });
+    const [code] = await svc.addCodes(study.id, 1);
+    const t = await student(svc, code!, 'device-arch-001');
+    await svc.act(t, { kind: 'login' });
+    await refuses(svc.archiveStudy(study.id, true), 409, /end the study/);
+    await svc.endStudy(study.id);
+    const archived = await svc.archiveStudy(study.id, true);
+    expect(archived.archivedAt).toBe(c.now());
+    expect((await svc.studies()).find((s) => s.id === study.id)!.archivedAt).toBe(c.now());
+    expect((await svc.exportStudy(study.id)).traces).toHaveLength(1);
+    expect((await svc.archiveStudy(study.id, false)).archivedAt).toBeNull();
+    expect((await store.getStudy(study.id))!.archivedAt).toBeUndefined();
   }, 30_000);
 });
 

@@ -21,6 +21,8 @@
  *   POST /api/teacher/studies/:id/end
  *   POST /api/teacher/studies/:id/participants/:code/release   signs the code's device out (use it on another)
  *   POST /api/teacher/studies/:id/participants/:code/extend  { minutes }   more time for the session in progress
+ *   POST /api/teacher/studies/:id/participants/:code/pause  ·  …/resume   the session's clock stands still meanwhile
+ *   POST /api/teacher/studies/:id/archive  { archived }   an ended study listed apart (false: back)
  *   POST /api/teacher/studies/:id/participants/:code/withdraw   deletes that participant's data
  *   POST /api/student/withdraw                         the student withdraws: their data are deleted
  *   GET  /api/teacher/studies/:id/export               → a zip (traces/*.jsonl + study.json)
@@ -65,6 +67,30 @@ export function hostAllowed(host: string | undefined, names: readonly string[] =
   return h === 'localhost' || names.some((n) => n.toLowerCase() === h);
 }
 
+/**
+ * The Content-Security-Policy of everything the server sends. Scripts only from the server itself
+ * (the built app's modules; no inline script, no eval; 'wasm-unsafe-eval' lets the Lab's
+ * in-page models compile WebAssembly, which is not script evaluation). Style attributes are
+ * allowed (KaTeX's typeset math sets sizes in them; no <style> elements come from elsewhere).
+ * connect-src: the server, and what the Lab's own features reach from the page when a teacher
+ * opens it here (LLM providers and the model hub over HTTPS, a model server on this machine).
+ * No framing, no plugins, no <base>, forms only to the server.
+ */
+export const CONTENT_SECURITY_POLICY = {
+  defaultSrc: ["'self'"],
+  scriptSrc: ["'self'", "'wasm-unsafe-eval'"],
+  styleSrc: ["'self'"],
+  styleSrcAttr: ["'unsafe-inline'"],
+  imgSrc: ["'self'", 'data:', 'blob:'],
+  fontSrc: ["'self'", 'data:'],
+  connectSrc: ["'self'", 'https:', 'http://localhost:*', 'http://127.0.0.1:*'],
+  workerSrc: ["'self'", 'blob:'],
+  objectSrc: ["'none'"],
+  baseUri: ["'none'"],
+  formAction: ["'self'"],
+  frameAncestors: ["'none'"],
+};
+
 /** A request body at most this large (a probe set's answers are the largest). */
 export const MAX_BODY_BYTES = 256 * 1024;
 
@@ -78,12 +104,13 @@ export function classroomApp(o: ClassroomAppOptions): Hono {
   const badSecrets = new RateLimiterMemory({ points: o.limits?.badSecretsPerMinute ?? 10, duration: 60 });
   const address = (c: Context) => getConnInfo(c).remote.address ?? 'unknown';
 
+  // Security headers on every response (pages, assets, the API, errors; also a refused Host).
+  // No HSTS: the server speaks plain HTTP on a school network; HSTS there would only mislead.
+  app.use('*', secureHeaders({ referrerPolicy: 'no-referrer', strictTransportSecurity: false, contentSecurityPolicy: CONTENT_SECURITY_POLICY }));
   app.use('*', async (c, next) => {
     if (!hostAllowed(c.req.header('host'), o.hostNames)) return c.json({ error: `this server does not answer to the name "${c.req.header('host') ?? ''}": open it by its address` }, 421);
     await next();
   });
-  // No HSTS: the server speaks plain HTTP on a school network; HSTS there would only mislead.
-  app.use('*', secureHeaders({ referrerPolicy: 'no-referrer', strictTransportSecurity: false }));
   // A request body must be JSON, said so: a cross-site form (text/plain, no preflight) cannot sign in or act.
   app.use('/api/*', async (c, next) => {
     if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
@@ -187,6 +214,19 @@ export function classroomApp(o: ClassroomAppOptions): Hono {
   app.post('/api/teacher/studies/:id/participants/:code/extend', async (c) => {
     await svc.extend(c.req.param('id'), c.req.param('code'), Number((await body(c)).minutes));
     return c.json({ ok: true });
+  });
+  app.post('/api/teacher/studies/:id/participants/:code/pause', async (c) => {
+    await svc.pause(c.req.param('id'), c.req.param('code'));
+    return c.json({ ok: true });
+  });
+  app.post('/api/teacher/studies/:id/participants/:code/resume', async (c) => {
+    await svc.resume(c.req.param('id'), c.req.param('code'));
+    return c.json({ ok: true });
+  });
+  app.post('/api/teacher/studies/:id/archive', async (c) => {
+    const archived = (await body(c)).archived;
+    if (typeof archived !== 'boolean') throw new ClassroomError(400, 'archived: true or false');
+    return c.json({ study: await svc.archiveStudy(c.req.param('id'), archived) });
   });
   app.post('/api/teacher/studies/:id/participants/:code/withdraw', async (c) => {
     await svc.withdraw(c.req.param('id'), c.req.param('code'));

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'node:http';
@@ -152,6 +152,44 @@ describe('classroom server', () => {
     expect(await hostStatus(`${(await import('node:os')).hostname()}:${port}`)).toBe(200);
     expect(await hostStatus(`192.168.1.20:${port}`)).toBe(200);
   });
+
+  it('sends a Content-Security-Policy (scripts only from itself, no inline script) on every page, asset, API answer and refusal; no HSTS', async () => {
+    const other = mkdtempSync(join(tmpdir(), 'classroom-csp-'));
+    const web = join(other, 'dist');
+    mkdirSync(join(web, 'assets'), { recursive: true });
+    writeFileSync(join(web, 'index.html'), '<!doctype html><script type="module" src="./assets/a.js"></script>');
+    writeFileSync(join(web, 'assets', 'a.js'), 'console.log(1)');
+    const s = await startClassroom({ data: join(other, 'data'), port: 0, host: '127.0.0.1', llmConfig: [], teacherSecret: T, staticDir: web });
+    try {
+      const port = new URL(s.url).port;
+      const get = (path: string, host = `127.0.0.1:${port}`) =>
+        new Promise<{ status: number; headers: Record<string, string | string[] | undefined> }>((res, rej) => {
+          const req = request({ host: '127.0.0.1', port, path, headers: { host }, agent: false }, (r) => {
+            r.resume();
+            res({ status: r.statusCode ?? 0, headers: r.headers });
+          });
+          req.on('error', rej);
+          req.end();
+        });
+      const answers = [await get('/'), await get('/assets/a.js'), await get('/api/info'), await get('/api/teacher/studies'), await get('/no-such-page'), await get('/api/nothing'), await get('/', 'evil.example')];
+      expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 401, 404, 404, 421]);
+      for (const a of answers) {
+        const csp = String(a.headers['content-security-policy'] ?? '');
+        const directives = new Map(csp.split(';').map((d) => d.trim().split(/\s+/)).filter((d) => d[0]).map((d) => [d[0]!, d.slice(1)]));
+        expect(directives.get('script-src'), csp).toEqual(["'self'", "'wasm-unsafe-eval'"]);
+        expect(csp).not.toMatch(/script-src[^;]*'unsafe-(inline|eval)'/);
+        expect(directives.get('default-src')).toEqual(["'self'"]);
+        expect(directives.get('object-src')).toEqual(["'none'"]);
+        expect(directives.get('frame-ancestors')).toEqual(["'none'"]);
+        expect(directives.get('base-uri')).toEqual(["'none'"]);
+        expect(a.headers['strict-transport-security']).toBeUndefined();
+        expect(a.headers['x-content-type-options']).toBe('nosniff');
+      }
+    } finally {
+      await s.stop();
+      rmSync(other, { recursive: true, force: true });
+    }
+  }, 60_000);
 
   it('limits wrong codes per address, not sign-ins: a class behind one school address all get in', async () => {
     const other = mkdtempSync(join(tmpdir(), 'classroom-joins-'));

@@ -109,6 +109,12 @@ export class HttpClassroom implements ClassroomApi {
   async extend(id: string, code: string, minutes: number) {
     await this.#call('POST', `/api/teacher/studies/${encodeURIComponent(id)}/participants/${encodeURIComponent(code)}/extend`, { teacher: true, body: { minutes } });
   }
+  async pause(id: string, code: string, paused: boolean) {
+    await this.#call('POST', `/api/teacher/studies/${encodeURIComponent(id)}/participants/${encodeURIComponent(code)}/${paused ? 'pause' : 'resume'}`, { teacher: true, body: {} });
+  }
+  async archiveStudy(id: string, archived: boolean) {
+    return (await this.#json<{ study: Awaited<ReturnType<ClassroomApi['archiveStudy']>> }>('POST', `/api/teacher/studies/${encodeURIComponent(id)}/archive`, { teacher: true, body: { archived } })).study;
+  }
   async withdrawSelf(token: string) {
     await this.#call('POST', '/api/student/withdraw', { token, body: {} });
   }

@@ -41,6 +41,10 @@ export interface ClassroomApi {
   releaseCode(id: string, code: string): Promise<void>;
   /** More minutes for a participant's session in progress. */
   extend(id: string, code: string, minutes: number): Promise<void>;
+  /** Pauses a participant's session in progress (its clock stands still, the student can do nothing), or resumes it. */
+  pause(id: string, code: string, paused: boolean): Promise<void>;
+  /** Archives an ended study (kept, listed apart), or brings it back. */
+  archiveStudy(id: string, archived: boolean): Promise<StudyRow>;
   /** The study's export (a zip: study.json + traces/*.jsonl) and its file name. */
   exportStudy(id: string): Promise<{ filename: string; bytes: Uint8Array }>;
   // student
@@ -103,6 +107,12 @@ export class LocalClassroom implements ClassroomApi {
   }
   releaseCode(id: string, code: string) {
     return this.service.releaseCode(id, code);
+  }
+  pause(id: string, code: string, paused: boolean) {
+    return paused ? this.service.pause(id, code) : this.service.resume(id, code);
+  }
+  archiveStudy(id: string, archived: boolean) {
+    return this.service.archiveStudy(id, archived);
   }
   trace(id: string, code: string) {
     return this.service.trace(id, code);

@@ -10,8 +10,11 @@ import { studyTables, type StudyExport } from './tables';
 import { hashString } from '../../core/index';
 
 export const STUDY_EXPORT_FORMAT = 'educlaw-study';
-/** 2: participants carry condition, sessionStarts and consentVersion; a log of withdrawals; sessions.csv, answers.csv and codebook.md beside the traces. */
-export const STUDY_EXPORT_VERSION = 2;
+/**
+ * 2: participants carry condition, sessionStarts and consentVersion; a log of withdrawals; sessions.csv, answers.csv and codebook.md beside the traces.
+ * 3: participants carry extraMinutes and pausedMinutes per session (sessions.csv: extra_minutes, paused_minutes); the study its archivedAt.
+ */
+export const STUDY_EXPORT_VERSION = 3;
 
 export type { StudyExport } from './tables';
 

@@ -34,9 +34,10 @@ import {
   type TraceEvent,
 } from '../../core/index';
 import { StudySpecSchema, fieldScenario, type StudySpec, type StudySpecInput } from '../../core/classroom/study';
-import { ActionQueue, MAX_MESSAGE_CHARS, RealLearner, actionsFromTrace } from '../../core/learner/real';
+import { ActionQueue, MAX_MESSAGE_CHARS, RealLearner, actionsFromTrace, quizItems } from '../../core/learner/real';
 import type { ClassroomStore, ParticipantRow, SessionRow, StudyRow } from './store';
 import { consentVersion, type StudyExport } from './export';
+import { ANSWER_READING_VERSION, acceptedForms, readStudentAnswer } from './answer-input';
 
 /** A refusal the student or teacher is told about (HTTP status, message); nothing was stored. */
 export class ClassroomError extends Error {
@@ -83,13 +84,15 @@ export interface StudentItem {
   choices?: string[];
   answerKind: Item['answerKind'];
   format?: Item['format'];
+  /** The forms an answer to it is read in (shown when an answer is not accepted); never the answer. */
+  forms: string;
 }
 
 export interface StudentState {
   study: { name: string; sessions: number; sessionMinutes: number; consent: string; probes: boolean };
   consented: boolean;
   /** The session: which (1-based), whether the student is in it, minutes left, whether all are done. */
-  session: { number: number; of: number; online: boolean; minutesLeft: number | null; allDone: boolean; ended: string | null };
+  session: { number: number; of: number; online: boolean; minutesLeft: number | null; allDone: boolean; ended: string | null; paused: boolean };
   assignments: { id: string; note: string; due: string | null; items: { item: StudentItem; attempts: number; solved: boolean; done: boolean }[] }[];
   current: string | null;
   attempts: { itemId: string; response: string; correct: boolean; at: number }[];
@@ -110,6 +113,8 @@ export interface LiveParticipant {
   condition: string | null;
   consented: boolean;
   online: boolean;
+  /** In a session now (started, not ended), whether or not their device is online: the teacher can pause, resume or extend it. */
+  inSession: boolean;
   lastSeen: number | null;
   session: number;
   sessionsDone: number;
@@ -118,6 +123,17 @@ export interface LiveParticipant {
   messages: number;
   status: SessionRow['status'] | 'not started' | 'withdrawn';
   endReason: string | null;
+  /** The teacher paused the session in progress (its clock stands still; the student can do nothing until it is resumed). */
+  paused: boolean;
+}
+
+/**
+ * A session's length (ms) on day `day`: the study's, plus the minutes the teacher added, plus the
+ * time it was paused (and, while paused now, the pause so far: its time left stands still).
+ */
+export function sessionLengthMs(study: StudyRow, row: SessionRow, day: number, now: number): number {
+  const current = row.pausedAt != null && day === row.starts.length - 1 ? now - row.pausedAt : 0;
+  return (study.spec.sessionMinutes + (row.extraMinutes?.[day] ?? 0)) * 60_000 + (row.pausedMs?.[day] ?? 0) + current;
 }
 
 interface Live {
@@ -138,7 +154,7 @@ interface Live {
   quizzing: Set<'pre' | 'post'>;
 }
 
-const studentItem = (it: Item): StudentItem => ({ id: it.id, skill: skillInfo(it.skillId)?.name ?? `skill ${it.skillId}`, level: it.level, stem: it.stem, ...(it.figure ? { figure: it.figure } : {}), ...(it.choices ? { choices: it.choices } : {}), answerKind: it.answerKind, ...(it.format ? { format: it.format } : {}) });
+const studentItem = (it: Item): StudentItem => ({ id: it.id, skill: skillInfo(it.skillId)?.name ?? `skill ${it.skillId}`, level: it.level, stem: it.stem, ...(it.figure ? { figure: it.figure } : {}), ...(it.choices ? { choices: it.choices } : {}), answerKind: it.answerKind, ...(it.format ? { format: it.format } : {}), forms: acceptedForms(it) });
 
 export class ClassroomService {
   readonly store: ClassroomStore;
@@ -237,7 +253,7 @@ export class ClassroomService {
       // A session whose time ran out while no run was in memory (the server restarted, and the
       // student never came back) ends now, at its time, instead of showing "active" for ever.
       const began = row?.starts.at(-1);
-      if (row?.status === 'active' && study.status === 'open' && !this.#live.has(p.code) && began !== undefined && now - began >= (study.spec.sessionMinutes + (row.extraMinutes?.[row.starts.length - 1] ?? 0)) * 60_000) {
+      if (row?.status === 'active' && study.status === 'open' && !this.#live.has(p.code) && began !== undefined && now - began >= sessionLengthMs(study, row, row.starts.length - 1, now)) {
         try {
           const l = await this.#open(p, study);
           await this.#timeUp(l, study);
@@ -255,6 +271,7 @@ export class ClassroomService {
         condition: p.condition ?? null,
         consented: p.consentedAt !== null,
         online: (live?.learner.online ?? false) && p.lastSeen !== null && now - p.lastSeen < LIMITS.deviceIdleMs,
+        inSession: !p.withdrawnAt && (live?.learner.online ?? false) && !live!.learner.sessionOver,
         lastSeen: p.lastSeen,
         session: live ? dayOf(live.run.session.now as SimMinutes) + 1 : (row?.starts.length ?? 0),
         sessionsDone: events.filter((e) => e.type === 'lms_event' && e.kind === 'logout').length,
@@ -263,6 +280,7 @@ export class ClassroomService {
         messages: events.filter((e) => e.type === 'message').length,
         status: p.withdrawnAt ? 'withdrawn' : (row?.status ?? 'not started'),
         endReason: row?.endReason ?? null,
+        paused: !p.withdrawnAt && (live?.row ?? row)?.status === 'active' && (live?.row ?? row)?.pausedAt != null,
       });
     }
     return out;
@@ -274,6 +292,15 @@ export class ClassroomService {
     const n = typeof name === 'string' ? name.trim() : '';
     if (n.length < 1 || n.length > 200) throw new ClassroomError(400, 'name: 1 to 200 characters');
     const next = { ...s, spec: { ...s.spec, name: n } };
+    await this.store.putStudy(next);
+    return next;
+  }
+
+  /** Archives an ended study (kept, with all of its data, but listed apart), or brings it back (`archived` false). */
+  async archiveStudy(id: string, archived: boolean): Promise<StudyRow> {
+    const s = await this.study(id);
+    if (archived && s.status === 'open') throw new ClassroomError(409, 'end the study before archiving it');
+    const next: StudyRow = { ...s, archivedAt: archived ? (s.archivedAt ?? this.env.now()) : null };
     await this.store.putStudy(next);
     return next;
   }
@@ -334,12 +361,25 @@ export class ClassroomService {
     const log: StudyExport['log'] = [];
     for (const p of await this.store.listParticipants(studyId)) {
       if (p.withdrawnAt) {
-        participants.push({ code: p.code, condition: p.condition ?? null, consentedAt: null, consentVersion: null, sessionStarts: [], status: 'withdrawn', endReason: null });
+        participants.push({ code: p.code, condition: p.condition ?? null, consentedAt: null, consentVersion: null, sessionStarts: [], extraMinutes: [], pausedMinutes: [], status: 'withdrawn', endReason: null });
         log.push({ at: new Date(p.withdrawnAt).toISOString(), text: `participant ${p.code} withdrew from the study; all their data (sessions, answers, messages, trace) were deleted then` });
         continue;
       }
       const row = await this.store.getSession(p.code);
-      participants.push({ code: p.code, condition: p.condition ?? null, consentedAt: p.consentedAt, consentVersion: p.consentVersion ?? null, sessionStarts: (row?.starts ?? []).map((t) => new Date(t).toISOString()), status: row?.status ?? 'not started', endReason: row?.endReason ?? null });
+      const now = this.env.now();
+      const starts = row?.starts ?? [];
+      participants.push({
+        code: p.code,
+        condition: p.condition ?? null,
+        consentedAt: p.consentedAt,
+        consentVersion: p.consentVersion ?? null,
+        sessionStarts: starts.map((t) => new Date(t).toISOString()),
+        extraMinutes: starts.map((_, d) => row?.extraMinutes?.[d] ?? 0),
+        // A pause still going (the study exported while a session is paused) counts up to now.
+        pausedMinutes: starts.map((_, d) => Math.round(((row?.pausedMs?.[d] ?? 0) + (row?.pausedAt != null && d === starts.length - 1 ? now - row.pausedAt : 0)) / 600) / 100),
+        status: row?.status ?? 'not started',
+        endReason: row?.endReason ?? null,
+      });
       if (!row) continue;
       await this.#live.get(p.code)?.writes;
       const lines = await this.store.events(p.code);
@@ -430,6 +470,8 @@ export class ClassroomService {
       if (a.kind !== 'login') throw new ClassroomError(409, 'start the session first');
       live = await this.#open(p, study);
     }
+    // A paused session (the teacher's): nothing is applied until it is resumed.
+    if (live.row.pausedAt != null && live.learner.online) throw new ClassroomError(409, 'your teacher has paused your session: wait until they resume it (nothing you did is lost)');
     if (a.kind !== 'login') await this.#timeUp(live, study);
     const day = dayOf(live.run.session.now as SimMinutes);
     const finalQuiz = this.#awaitingFinalQuiz(live, study);
@@ -439,7 +481,7 @@ export class ClassroomService {
       live.quizzing.add(a.phase);
     }
     try {
-      return await this.#apply(live, p, study, a, day, finalQuiz);
+      return await this.#apply(live, p, study, this.#read(live, study, a), day, finalQuiz);
     } finally {
       if (a.kind === 'probe') live.quizzing.delete(a.phase);
     }
@@ -477,6 +519,18 @@ export class ClassroomService {
     return outcome.ok ? state : { ...state, refused: outcome.error };
   }
 
+  /** Typed answers as the study reads them (answer-input.ts), when it reads them (studies made before: as typed). */
+  #read(live: Live, study: StudyRow, a: StudentActionInput): StudentActionInput {
+    if (study.spec.answerReading !== ANSWER_READING_VERSION) return a;
+    const bank = live.run.session.world.lms.bank;
+    if (a.kind === 'submit') {
+      const item = live.run.session.world.lms.practiceItem(a.itemId);
+      return item ? { ...a, response: readStudentAnswer(item, a.response).slice(0, 200) } : a;
+    }
+    if (a.kind === 'probe') return { ...a, answers: a.answers.map((x) => ({ ...x, response: ((it) => (it ? readStudentAnswer(it, x.response) : x.response))(bank.get(x.itemId)).slice(0, 200) })) };
+    return a;
+  }
+
   /** The virtual minute of now in today's session: day × 1440 + wall minutes since the session began. */
   #minute(live: Live, day: number): number {
     const start = live.row.starts[day] ?? this.env.now();
@@ -486,7 +540,8 @@ export class ClassroomService {
   async #timeUp(live: Live, study: StudyRow): Promise<void> {
     const day = dayOf(live.run.session.now as SimMinutes);
     const start = live.row.starts[day];
-    if (!live.learner.online || start === undefined) return;
+    // A paused session does not end: its clock stands still until the teacher resumes it.
+    if (!live.learner.online || start === undefined || live.row.pausedAt != null) return;
     const length = this.#sessionMs(live, study, day);
     if (this.env.now() - start < length) {
       // Early (the session was extended, or its clock restarted after the quiz): wait for the rest.
@@ -517,7 +572,7 @@ export class ClassroomService {
 
   /** A session's length (ms): the study's, plus what the teacher added to it. */
   #sessionMs(live: Live, study: StudyRow, day: number): number {
-    return (study.spec.sessionMinutes + (live.row.extraMinutes?.[day] ?? 0)) * 60_000;
+    return sessionLengthMs(study, live.row, day, this.env.now());
   }
 
   /**
@@ -530,14 +585,50 @@ export class ClassroomService {
     await this.store.putParticipant({ ...p, device: null, token: null, lastSeen: null });
   }
 
-  /** The teacher gives a participant's session in progress more time. */
-  async extend(studyId: string, code: string, minutes: number): Promise<void> {
-    if (!Number.isInteger(minutes) || minutes < 1 || minutes > 120) throw new ClassroomError(400, 'minutes: a whole number from 1 to 120');
+  /** A participant's session in progress (the teacher acts on it), or a refusal saying why not. */
+  async #inSession(studyId: string, code: string): Promise<{ live: Live; study: StudyRow }> {
     const p = await this.store.getParticipant(code);
     if (!p || p.studyId !== studyId) throw new ClassroomError(404, `no participant ${code} in study ${studyId}`);
     const study = await this.study(studyId);
     const live = study.status === 'open' && !p.withdrawnAt ? await this.#maybeLive(p, study) : null;
-    if (!live || !live.learner.online) throw new ClassroomError(409, `${code} is not in a session now`);
+    if (!live || !live.learner.online || live.learner.sessionOver) throw new ClassroomError(409, `${code} is not in a session now`);
+    return { live, study };
+  }
+
+  /**
+   * The teacher pauses a participant's session in progress (a fire drill, a student called out):
+   * its clock stands still and the student can do nothing until it is resumed; the session's end
+   * moves by the pause. The trace's minutes stay wall-clock minutes (a pause is a gap in them);
+   * the pauses are in the export (study.json, sessions.csv's paused_minutes).
+   */
+  async pause(studyId: string, code: string): Promise<void> {
+    const { live } = await this.#inSession(studyId, code);
+    if (live.row.pausedAt != null) throw new ClassroomError(409, `${code}'s session is already paused`);
+    live.row = { ...live.row, pausedAt: this.env.now() };
+    await this.store.putSession(live.row);
+    if (live.timer) clearTimeout(live.timer);
+    live.timer = null;
+  }
+
+  /** The teacher resumes a paused session: the time it was paused is added to its length. */
+  async resume(studyId: string, code: string): Promise<void> {
+    const { live, study } = await this.#inSession(studyId, code);
+    const at = live.row.pausedAt;
+    if (at == null) throw new ClassroomError(409, `${code}'s session is not paused`);
+    const day = dayOf(live.run.session.now as SimMinutes);
+    const ms = [...(live.row.pausedMs ?? [])];
+    while (ms.length <= day) ms.push(0);
+    ms[day] = ms[day]! + Math.max(0, this.env.now() - at);
+    live.row = { ...live.row, pausedAt: null, pausedMs: ms };
+    await this.store.putSession(live.row);
+    const start = live.row.starts[day];
+    if (start !== undefined) this.#armTimer(live, study, start + this.#sessionMs(live, study, day) - this.env.now());
+  }
+
+  /** The teacher gives a participant's session in progress more time. */
+  async extend(studyId: string, code: string, minutes: number): Promise<void> {
+    if (!Number.isInteger(minutes) || minutes < 1 || minutes > 120) throw new ClassroomError(400, 'minutes: a whole number from 1 to 120');
+    const { live, study } = await this.#inSession(studyId, code);
     const day = dayOf(live.run.session.now as SimMinutes);
     const extra = [...(live.row.extraMinutes ?? [])];
     while (extra.length <= day) extra.push(0);
@@ -545,7 +636,7 @@ export class ClassroomService {
     live.row = { ...live.row, extraMinutes: extra };
     await this.store.putSession(live.row);
     const start = live.row.starts[day];
-    if (start !== undefined) this.#armTimer(live, study, start + this.#sessionMs(live, study, day) - this.env.now());
+    if (start !== undefined && live.row.pausedAt == null) this.#armTimer(live, study, start + this.#sessionMs(live, study, day) - this.env.now());
   }
 
   /** A quiz is taken once, at its time (the pre-quiz at the first session's start, the final one in the last session), over its own items, each once. */
@@ -561,7 +652,7 @@ export class ClassroomService {
       if (taken(study.spec.sessions)) throw new ClassroomError(409, 'the final quiz is already handed in');
       if (day !== study.spec.sessions - 1 || live.learner.sessionOver) throw new ClassroomError(409, 'the final quiz is not now: it is at the end of the last session');
     }
-    const ids = new Set(live.run.session.world.lms.bank.probes.map((p) => p.id));
+    const ids = new Set(quizItems(live.run.session.world.lms.bank, a.phase).map((p) => p.id));
     const seen = new Set<string>();
     for (const x of a.answers) {
       if (!ids.has(x.itemId)) throw new ClassroomError(400, `answers: item "${x.itemId}" is not in the quiz`);
@@ -716,7 +807,7 @@ export class ClassroomService {
     const base: StudentState = {
       study: { name: spec.name, sessions: spec.sessions, sessionMinutes: spec.sessionMinutes, consent: spec.consent, probes: spec.probes },
       consented: p.consentedAt !== null,
-      session: { number: 1, of: spec.sessions, online: false, minutesLeft: null, allDone: row?.status === 'done', ended: row && row.status !== 'active' ? row.endReason : null },
+      session: { number: 1, of: spec.sessions, online: false, minutesLeft: null, allDone: row?.status === 'done', ended: row && row.status !== 'active' ? row.endReason : null, paused: false },
       assignments: [],
       current: null,
       attempts: [],
@@ -732,13 +823,13 @@ export class ClassroomService {
     const online = live.learner.online;
     const events = live.run.session.events;
     const probed = (d: number) => events.some((e) => e.type === 'probe' && e.day === d);
-    const probe: StudentState['probe'] = !spec.probes || !online ? null : day === 0 && !probed(0) ? { phase: 'pre', items: lms.bank.probes.map(studentItem) } : this.#awaitingFinalQuiz(live, study) ? { phase: 'post', items: lms.bank.probes.map(studentItem) } : null;
+    const probe: StudentState['probe'] = !spec.probes || !online ? null : day === 0 && !probed(0) ? { phase: 'pre', items: quizItems(lms.bank, 'pre').map(studentItem) } : this.#awaitingFinalQuiz(live, study) ? { phase: 'post', items: quizItems(lms.bank, 'post').map(studentItem) } : null;
     // A session just ended: the student's next one is the next day's (the world is on its way there).
     const over = live.learner.sessionOver;
     const last = day >= spec.sessions - 1;
     return {
       ...base,
-      session: { ...base.session, number: over && !last ? day + 2 : day + 1, allDone: base.session.allDone || (over && last), online, minutesLeft: online && start !== undefined ? Math.max(0, this.#sessionMs(live, study, day) / 60_000 - Math.floor((this.env.now() - start) / 60_000)): null },
+      session: { ...base.session, number: over && !last ? day + 2 : day + 1, allDone: base.session.allDone || (over && last), online, paused: online && live.row.pausedAt != null, minutesLeft: online && start !== undefined ? Math.max(0, Math.ceil((start + this.#sessionMs(live, study, day) - this.env.now()) / 60_000)) : null },
       assignments: lms.openAssignments().map((a) => ({
         id: a.id,
         note: a.note,
@@ -766,7 +857,7 @@ export class ClassroomService {
     if (!study.spec.probes || !live?.learner.online) return null;
     const day = dayOf(live.run.session.now as SimMinutes);
     if (day !== study.spec.sessions - 1 || live.run.session.events.some((e) => e.type === 'probe' && e.day === study.spec.sessions)) return null;
-    return live.run.session.world.lms.bank.probes.map(studentItem);
+    return quizItems(live.run.session.world.lms.bank, 'post').map(studentItem);
   }
 
   /** Stops every live run (a server shutting down); their stored traces resume at the next start. */

@@ -14,6 +14,8 @@ export interface StudyRow {
   spec: StudySpec;
   status: StudyStatus;
   createdAt: number;
+  /** When the teacher archived the (ended) study: it is kept, but listed apart (absent or null: not archived). */
+  archivedAt?: number | null;
 }
 
 export interface ParticipantRow {
@@ -45,6 +47,10 @@ export interface SessionRow {
   endReason: string | null;
   /** Minutes the teacher added to a session, by day index (absent: none). */
   extraMinutes?: number[];
+  /** The teacher paused the session in progress at this time (ms; absent or null: not paused). */
+  pausedAt?: number | null;
+  /** Milliseconds each session was paused for, by day index (absent: none): the session's end moves by them. */
+  pausedMs?: number[];
 }
 
 export interface ClassroomStore {

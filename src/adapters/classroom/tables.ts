@@ -17,6 +17,10 @@ export interface StudyExport {
     consentedAt: number | null;
     /** When each session started (ISO 8601, UTC), by session. */
     sessionStarts: string[];
+    /** Minutes the teacher added to each session (+10 min), by session. */
+    extraMinutes: number[];
+    /** Minutes each session was paused by the teacher (two decimals), by session. */
+    pausedMinutes: number[];
     /** The version of the consent text they agreed to (null: not consented). */
     consentVersion: string | null;
     status: SessionRow['status'] | 'not started' | 'withdrawn';
@@ -41,6 +45,8 @@ export const SESSION_COLUMNS = [
   ['session_start', 'When the participant started this session (ISO 8601, UTC).'],
   ['session_minutes', 'Minutes from the session’s start to its last recorded student action (the session’s own clock, capped at its day).'],
   ['session_end', 'How the session ended: student_ended (the student pressed End session), time_up (its time ran out), or empty (not ended: the study was ended, or it is still open).'],
+  ['extra_minutes', 'Minutes the teacher added to this session (+10 min in the live view); 0: none. The session lasted the study’s length plus these plus paused_minutes.'],
+  ['paused_minutes', 'Minutes the teacher had this session paused (two decimals; 0: never). While paused the student could do nothing and the session’s clock stood still; the trace’s minutes are wall-clock minutes, so a pause is a gap in them.'],
   ['attempts', 'Answers to practice items in this session.'],
   ['correct', 'Of those, correct (graded by the item bank’s checker).'],
   ['items_opened', 'Practice items the student opened in this session.'],
@@ -59,9 +65,10 @@ export const ANSWER_COLUMNS = [
   ['minute', 'Minutes since the session started (the trace’s t within its day).'],
   ['item_id', 'The item (its id in the run’s item bank: run_start.itemBank in the trace).'],
   ['skill', 'The ASSISTments 2009 skill id of the item.'],
-  ['level', 'The item’s level (1 to 3); empty for quiz items.'],
+  ['level', 'The item’s level (1 to 3), practice and quiz items.'],
   ['assignment_id', 'The assignment the answer was for; empty: a quiz, or an item the student chose.'],
   ['attempt_no', 'The attempt’s number on this item in this assignment (1-based); empty for quiz items.'],
+  ['quiz_form', 'Quiz items: "A" (the pre-quiz’s items, ids p<skill>-NN) or "B" (the parallel form, ids q<skill>-NN: other items of the same skills and levels, one for one, drawn reproducibly from the item bank and held out from practice); a study without parallel forms gives "A" at both quizzes. Empty for practice.'],
   ['response', 'What the student typed (at most 200 characters). A response starting with =, +, -, @ that is not a number is prefixed with \' so a spreadsheet does not run it as a formula.'],
   ['correct', '1 when the item bank’s checker accepted it, else 0 (a blank quiz answer is 0).'],
 ] as const;
@@ -85,10 +92,13 @@ export function studyTables(x: StudyExport): { sessions: string; answers: string
     const base = { participant: p.code, study: x.study.id, consented: p.consentedAt === null ? null : new Date(p.consentedAt).toISOString(), status: p.status, endReason: p.endReason };
     if (!trace) {
       const cond = x.study.spec.conditions?.find((c) => c.name === p.condition);
-      sessions.push([base.participant, base.study, null, p.condition, (cond?.tutor ?? x.study.spec.tutor).name, base.consented, p.consentVersion, base.status, base.endReason, null, null, null, null, null, null, null, null, null, null, null, null, null]);
+      sessions.push([base.participant, base.study, null, p.condition, (cond?.tutor ?? x.study.spec.tutor).name, base.consented, p.consentVersion, base.status, base.endReason, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null]);
       continue;
     }
     const events: TraceEvent[] = parseJsonl(trace.jsonl, `${p.code}.jsonl`).events;
+    const start = events[0]?.type === 'run_start' ? events[0] : null;
+    const formB = new Set((start?.itemBank.postProbes ?? []).map((i) => i.id));
+    const levels = new Map(start ? [...start.itemBank.probes, ...(start.itemBank.postProbes ?? [])].map((i) => [i.id, i.level]) : []);
     const tutor = trace.runId.split('__')[1] ?? x.study.spec.tutor.name;
     const quiz = (d: number) => {
       const e = events.find((q): q is Extract<TraceEvent, { type: 'probe' }> => q.type === 'probe' && q.day === d);
@@ -120,6 +130,8 @@ export function studyTables(x: StudyExport): { sessions: string; answers: string
         p.sessionStarts[d] ?? null,
         last ? last.t - d * MINUTES_PER_DAY : null,
         logout ? String(logout.detail?.why) : null,
+        started === 0 ? null : (p.extraMinutes?.[d] ?? 0),
+        started === 0 ? null : (p.pausedMinutes?.[d] ?? 0),
         attempts.length,
         attempts.filter((a) => a.correct).length,
         day.filter((e) => e.type === 'lms_event' && e.kind === 'item_opened').length,
@@ -130,9 +142,9 @@ export function studyTables(x: StudyExport): { sessions: string; answers: string
         post,
         gain,
       ]);
-      for (const a of attempts) answers.push([p.code, d + 1, 'practice', a.t - d * MINUTES_PER_DAY, a.itemId, a.skill, a.level, a.assignmentId, a.attemptNo, a.response, a.correct ? 1 : 0]);
+      for (const a of attempts) answers.push([p.code, d + 1, 'practice', a.t - d * MINUTES_PER_DAY, a.itemId, a.skill, a.level, a.assignmentId, a.attemptNo, null, a.response, a.correct ? 1 : 0]);
       for (const q of day.filter((e): e is Extract<TraceEvent, { type: 'probe' }> => e.type === 'probe')) {
-        for (const i of q.items) answers.push([p.code, d + 1, q.day === 0 ? 'pre_quiz' : 'post_quiz', q.t - d * MINUTES_PER_DAY, i.itemId, i.skill, null, null, null, i.response ?? '', i.correct ? 1 : 0]);
+        for (const i of q.items) answers.push([p.code, d + 1, q.day === 0 ? 'pre_quiz' : 'post_quiz', q.t - d * MINUTES_PER_DAY, i.itemId, i.skill, levels.get(i.itemId) ?? null, null, null, formB.has(i.itemId) ? 'B' : 'A', i.response ?? '', i.correct ? 1 : 0]);
       }
     }
   }
@@ -144,7 +156,7 @@ function codebook(x: StudyExport): string {
   const s = x.study.spec;
   return `# Codebook: ${s.name} (${x.study.id})
 
-Exported from an EduClaw Lab classroom server. Study: ${s.sessions} session${s.sessions === 1 ? '' : 's'} of ${s.sessionMinutes} minutes; ${s.conditions ? `conditions ${s.conditions.map((c) => `\`${c.name}\` (tutor \`${c.tutor.name}\`)`).join(', ')}, assigned at random in permuted blocks` : `tutor \`${s.tutor.name}\``}; ${s.probes ? `a quiz of ${s.probesPerSkill} item(s) per skill at the start of the first session and the end of the last` : 'no quiz'}; skills ${s.skills.join(', ')} (ASSISTments 2009 ids). Files are UTF-8, comma-separated, with a header row and CRLF line ends (RFC 4180); empty cells are missing values.
+Exported from an EduClaw Lab classroom server. Study: ${s.sessions} session${s.sessions === 1 ? '' : 's'} of ${s.sessionMinutes} minutes; ${s.conditions ? `conditions ${s.conditions.map((c) => `\`${c.name}\` (tutor \`${c.tutor.name}\`)`).join(', ')}, assigned at random in permuted blocks` : `tutor \`${s.tutor.name}\``}; ${s.probes ? `a quiz of ${s.probesPerSkill} item(s) per skill at the start of the first session and the end of the last (${s.parallelForms === true ? 'parallel forms: the final quiz is form B, other items of the same skills and levels as the first quiz’s form A' : 'the same items both times'})` : 'no quiz'}; skills ${s.skills.join(', ')} (ASSISTments 2009 ids). Files are UTF-8, comma-separated, with a header row and CRLF line ends (RFC 4180); empty cells are missing values.
 
 - \`sessions.csv\`: one row per participant and session (a participant who never started has one row, with \`session\` empty).
 - \`answers.csv\`: one row per answer: practice items and each quiz item.

@@ -83,8 +83,9 @@ describe('classroom service (PGlite in memory)', () => {
     s = await svc.act(token, { kind: 'login' });
     expect(s.session).toMatchObject({ number: 2, online: true });
     const post = await svc.postProbe(token);
-    expect(post?.map((i) => i.id)).toEqual(probeIds);
-    s = await svc.act(token, { kind: 'probe', phase: 'post', answers: probeIds.map((itemId) => ({ itemId, response: '1' })) });
+    // The parallel form: other items of the same skills and levels.
+    expect(post?.map((i) => i.id)).toEqual(probeIds.map((id) => id.replace(/^p/, 'q')));
+    s = await svc.act(token, { kind: 'probe', phase: 'post', answers: post!.map((i) => ({ itemId: i.id, response: '1' })) });
     s = await svc.act(token, { kind: 'logout' });
     // The run ends at the horizon once the last session is over.
     for (let i = 0; i < 50 && !s.session.allDone; i++) {

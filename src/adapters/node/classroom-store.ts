@@ -18,13 +18,15 @@ alter table participants add column if not exists condition text;
 alter table participants add column if not exists consent_version text;
 alter table participants add column if not exists withdrawn_at bigint;
 alter table sessions add column if not exists extra_minutes text;
+alter table sessions add column if not exists pause text;
+alter table studies add column if not exists archived_at bigint;
 insert into meta (key, value) values ('schema', '1') on conflict (key) do nothing;
 `;
 
 type Row = Record<string, unknown>;
 const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
-const study = (r: Row): StudyRow => ({ id: String(r.id), spec: JSON.parse(String(r.spec)), status: r.status as StudyRow['status'], createdAt: Number(r.created_at) });
+const study = (r: Row): StudyRow => ({ id: String(r.id), spec: JSON.parse(String(r.spec)), status: r.status as StudyRow['status'], createdAt: Number(r.created_at), ...(num(r.archived_at) !== null ? { archivedAt: num(r.archived_at) } : {}) });
 const participant = (r: Row): ParticipantRow => ({
   code: String(r.code),
   studyId: String(r.study_id),
@@ -55,7 +57,7 @@ export class PgliteClassroomStore implements ClassroomStore {
   }
 
   async putStudy(s: StudyRow): Promise<void> {
-    await this.#db.query('insert into studies (id, spec, status, created_at) values ($1, $2, $3, $4) on conflict (id) do update set spec = excluded.spec, status = excluded.status', [s.id, JSON.stringify(s.spec), s.status, s.createdAt]);
+    await this.#db.query('insert into studies (id, spec, status, created_at, archived_at) values ($1, $2, $3, $4, $5) on conflict (id) do update set spec = excluded.spec, status = excluded.status, archived_at = excluded.archived_at', [s.id, JSON.stringify(s.spec), s.status, s.createdAt, s.archivedAt ?? null]);
   }
 
   async getStudy(id: string): Promise<StudyRow | null> {
@@ -113,13 +115,13 @@ export class PgliteClassroomStore implements ClassroomStore {
     const r = await this.#db.query<Row>('select * from sessions where code = $1', [code]);
     const x = r.rows[0];
     if (!x) return null;
-    return { code: String(x.code), record: JSON.parse(String(x.record)), starts: JSON.parse(String(x.starts)), events: Number(x.events), status: x.status as SessionRow['status'], endReason: (x.end_reason as string | null) ?? null, ...(x.extra_minutes ? { extraMinutes: JSON.parse(String(x.extra_minutes)) as number[] } : {}) };
+    return { code: String(x.code), record: JSON.parse(String(x.record)), starts: JSON.parse(String(x.starts)), events: Number(x.events), status: x.status as SessionRow['status'], endReason: (x.end_reason as string | null) ?? null, ...(x.extra_minutes ? { extraMinutes: JSON.parse(String(x.extra_minutes)) as number[] } : {}), ...(x.pause ? (JSON.parse(String(x.pause)) as Pick<SessionRow, 'pausedAt' | 'pausedMs'>) : {}) };
   }
 
   async putSession(s: SessionRow): Promise<void> {
     await this.#db.query(
-      'insert into sessions (code, record, starts, events, status, end_reason, extra_minutes) values ($1, $2, $3, $4, $5, $6, $7) on conflict (code) do update set record = excluded.record, starts = excluded.starts, events = excluded.events, status = excluded.status, end_reason = excluded.end_reason, extra_minutes = excluded.extra_minutes',
-      [s.code, JSON.stringify(s.record), JSON.stringify(s.starts), s.events, s.status, s.endReason, s.extraMinutes ? JSON.stringify(s.extraMinutes) : null],
+      'insert into sessions (code, record, starts, events, status, end_reason, extra_minutes, pause) values ($1, $2, $3, $4, $5, $6, $7, $8) on conflict (code) do update set record = excluded.record, starts = excluded.starts, events = excluded.events, status = excluded.status, end_reason = excluded.end_reason, extra_minutes = excluded.extra_minutes, pause = excluded.pause',
+      [s.code, JSON.stringify(s.record), JSON.stringify(s.starts), s.events, s.status, s.endReason, s.extraMinutes ? JSON.stringify(s.extraMinutes) : null, s.pausedAt || s.pausedMs ? JSON.stringify({ ...(s.pausedAt ? { pausedAt: s.pausedAt } : {}), ...(s.pausedMs ? { pausedMs: s.pausedMs } : {}) }) : null],
     );
   }
 

@@ -40,6 +40,19 @@ export const StudySpecSchema = z
     /** A probe set (drawn from the item bank) answered at the start of the first session and the end of the last: the field's learning gain. */
     probes: z.boolean().default(false),
     probesPerSkill: z.number().int().min(1).max(10).default(2),
+    /**
+     * The post-quiz is a parallel form: other items of the same skills and levels as the pre-quiz,
+     * drawn reproducibly from the item bank (held out from practice too), so a gain is not a
+     * student remembering the pre-quiz. false: the post-quiz repeats the pre-quiz's items. Studies
+     * stored before this option existed have neither (one form, as they were run).
+     */
+    parallelForms: z.boolean().default(true),
+    /**
+     * How typed answers are read before the checker grades them (src/adapters/classroom/answer-input.ts):
+     * 1: "½", "5½", "2,5", "1 and 1/10" and a percent for a value are read as numbers; 0: as typed.
+     * Studies stored before this option existed have neither (as typed).
+     */
+    answerReading: z.union([z.literal(0), z.literal(1)]).default(1),
     /** At most this many LLM calls for the whole study (LLM tutors; null: no cap). */
     llmCallCap: z.number().int().min(1).max(1_000_000).nullable().default(null),
   })
@@ -62,6 +75,7 @@ export function fieldScenario(spec: StudySpec, studyId: string): Scenario {
       skills: spec.skills,
       itemsPerLevel: spec.itemsPerLevel,
       probesPerSkill: spec.probesPerSkill,
+      ...(spec.probes && spec.parallelForms === true ? { probeForms: 2 } : {}),
       startLevel: spec.startLevel,
       homework: { days: [...WEEKDAYS], itemsPerDay: spec.homeworkPerSession, dueTime: '23:00', dueInDays: 0 },
     },

@@ -233,6 +233,31 @@ describe('the item bank over all 110 skills', () => {
     expect(a.practice(44, 2)).toHaveLength(4);
     expect(a.get(a.items[5]!.id)).toBe(a.items[5]);
   });
+  it('builds a parallel post-probe form on request: other items of the same skills and levels, held out, reproducible; without it the bank is unchanged', () => {
+    const skills = allSkills().map((s) => s.id);
+    const spec = { skills, itemsPerLevel: 4, probesPerSkill: 3 };
+    const one = buildItemBank(spec, new Rng(7), { cache: false });
+    expect(one.postProbes).toBeUndefined();
+    expect(buildItemBank({ ...spec, probeForms: 1 }, new Rng(7), { cache: false }).hash).toBe(one.hash);
+    const two = buildItemBank({ ...spec, probeForms: 2 }, new Rng(7), { cache: false });
+    expect(buildItemBank({ ...spec, probeForms: 2 }, new Rng(7), { cache: false }).hash).toBe(two.hash);
+    expect(buildItemBank({ ...spec, probeForms: 2 }, new Rng(7))).not.toBe(buildItemBank(spec, new Rng(7)));
+    expect(two.hash).not.toBe(one.hash);
+    // Form A is the one-form bank's probe set, item for item.
+    expect(two.probes).toEqual(one.probes);
+    const post = two.postProbes!;
+    expect(post).toHaveLength(two.probes.length);
+    expect(post.map((p) => [p.skillId, p.level])).toEqual(two.probes.map((p) => [p.skillId, p.level]));
+    const formA = new Set(two.probes.map(itemKey));
+    const practice = new Set(two.items.map(itemKey));
+    for (const p of post) {
+      expect(formA.has(itemKey(p)), p.id).toBe(false);
+      expect(practice.has(itemKey(p)), p.id).toBe(false);
+      expect(itemProblems(p)).toEqual([]);
+      expect(two.get(p.id)).toBe(p);
+      expect(p.id).toMatch(/^q\d+-\d\d$/);
+    }
+  });
   it('rejects an unknown skill id', () => {
     expect(() => buildItemBank({ skills: [999], itemsPerLevel: 1, probesPerSkill: 0 }, new Rng(1))).toThrow(/unknown skill id 999/);
   });

@@ -13,6 +13,12 @@ export interface ItemBankSpec {
   itemsPerLevel: number;
   /** Held-out probe items per skill (levels cycle 1, 2, 3). */
   probesPerSkill: number;
+  /**
+   * 2: a second, parallel probe form (`postProbes`: other items of the same skills and levels,
+   * held out too) for the last probe (a field study's post-quiz). Absent or 1: one form, and the
+   * bank is exactly what it was before forms existed (same items, same hash).
+   */
+  probeForms?: 1 | 2;
 }
 
 export interface ItemBank {
@@ -20,6 +26,8 @@ export interface ItemBank {
   hash: string;
   items: readonly Item[];
   probes: readonly Item[];
+  /** The parallel probe form answered at the last probe (present only when built with probeForms 2). */
+  postProbes?: readonly Item[];
   get(id: string): Item | undefined;
   practice(skill: number, level: Level): readonly Item[];
 }
@@ -69,7 +77,7 @@ const BANKS = new Lru<string, ItemBank>(8);
  */
 export function buildItemBank(spec: ItemBankSpec, rng: Rng, o: { cache?: boolean } = {}): ItemBank {
   if (o.cache === false) return buildBank(spec, rng);
-  const key = JSON.stringify([rng.seed, spec.skills, spec.itemsPerLevel, spec.probesPerSkill]);
+  const key = JSON.stringify([rng.seed, spec.skills, spec.itemsPerLevel, spec.probesPerSkill, ...(spec.probeForms === 2 ? [2] : [])]);
   const hit = BANKS.get(key);
   if (hit) return hit;
   const bank = buildBank(spec, rng);
@@ -86,9 +94,15 @@ function deepFreeze<T>(x: T): T {
   return x;
 }
 
+/** The hash of a bank's content: its items and probes (and its parallel post form when it has one). */
+export function bankHash(items: readonly Item[], probes: readonly Item[], postProbes?: readonly Item[]): string {
+  return hashString(JSON.stringify(postProbes ? [items, probes, postProbes] : [items, probes])).toString(16).padStart(8, '0');
+}
+
 function buildBank(spec: ItemBankSpec, rng: Rng): ItemBank {
   const items: Item[] = [];
   const probes: Item[] = [];
+  const post: Item[] | undefined = spec.probeForms === 2 ? [] : undefined;
   const bySkillLevel = new Map<string, Item[]>();
   for (const skill of spec.skills) {
     const info = skillInfo(skill);
@@ -101,6 +115,16 @@ function buildBank(spec: ItemBankSpec, rng: Rng): ItemBank {
       const refs = info.levels[level - 1]?.questions ?? [];
       const c = generateValid(skill, level, pr, seen);
       probes.push({ ...c, id: `p${skill}-${String(i + 1).padStart(2, '0')}`, skillId: skill, level, questionRef: refs.length ? refs[(refs.length - 1 - i) % refs.length]! : 0 });
+    }
+    if (post) {
+      // The parallel form: the same skill and levels, item by item, other questions (held out from practice too).
+      const fr = rng.fork(`probes-post:${skill}`);
+      for (let i = 0; i < spec.probesPerSkill; i++) {
+        const level = LEVELS[i % 3]!;
+        const refs = info.levels[level - 1]?.questions ?? [];
+        const c = generateValid(skill, level, fr, seen);
+        post.push({ ...c, id: `q${skill}-${String(i + 1).padStart(2, '0')}`, skillId: skill, level, questionRef: refs.length ? refs[(refs.length - 1 - i) % refs.length]! : 0 });
+      }
     }
     for (const level of LEVELS) {
       const refs = info.levels[level - 1]?.questions ?? [];
@@ -116,15 +140,17 @@ function buildBank(spec: ItemBankSpec, rng: Rng): ItemBank {
       items.push(...list);
     }
   }
-  const byId = new Map([...items, ...probes].map((it) => [it.id, it]));
-  const hash = hashString(JSON.stringify([items, probes])).toString(16).padStart(8, '0');
+  const byId = new Map([...items, ...probes, ...(post ?? [])].map((it) => [it.id, it]));
+  const hash = bankHash(items, probes, post);
   deepFreeze(items);
   deepFreeze(probes);
+  if (post) deepFreeze(post);
   for (const list of bySkillLevel.values()) Object.freeze(list);
   return Object.freeze({
     hash,
     items,
     probes,
+    ...(post ? { postProbes: post } : {}),
     get: (id: string) => byId.get(id),
     practice: (skill: number, level: Level) => bySkillLevel.get(`${skill}:${level}`) ?? [],
   });

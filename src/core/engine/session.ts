@@ -220,7 +220,7 @@ export class Session {
         tutor: this.#tutor,
         tracer: learner.tracer ?? { ...NO_TRACER },
         learner: { ...learner.origin } as RunStartEvent['learner'],
-        itemBank: { hash: world.bank.hash, items: [...world.bank.items], probes: [...world.bank.probes] },
+        itemBank: { hash: world.bank.hash, items: [...world.bank.items], probes: [...world.bank.probes], ...(world.bank.postProbes ? { postProbes: [...world.bank.postProbes] } : {}) },
         helpTemplates: { ...HELP_TEMPLATES },
         ...(learner.voiceName !== null ? { voice: learner.voiceName } : {}),
       });

@@ -39,7 +39,7 @@ export class World {
     this.recorder = recorder;
     this.#clock = clock;
     const c = scenario.course;
-    this.bank = buildItemBank({ skills: c.skills, itemsPerLevel: c.itemsPerLevel, probesPerSkill: c.probesPerSkill }, bankRng);
+    this.bank = buildItemBank({ skills: c.skills, itemsPerLevel: c.itemsPerLevel, probesPerSkill: c.probesPerSkill, ...(c.probeForms === 2 ? { probeForms: 2 as const } : {}) }, bankRng);
     this.lms = new LmsState(this.bank, c.skills, c.startLevel as Level);
     this.maxAttemptsPerItem = scenario.learner.persona.maxAttemptsPerItem;
   }

@@ -17,6 +17,7 @@
  */
 import { MINUTES_PER_DAY } from '../clock';
 import type { Item } from '../course/types';
+import type { ItemBank } from '../course/item-bank';
 import { checkAnswer } from '../course/answer-check';
 import type { ContentKind } from '../lms/state';
 import type { TraceEvent } from '../trace/types';
@@ -124,7 +125,7 @@ export class RealLearner implements LearnerAgent {
         return;
       case 'probe':
         // The pre-probe is day 0 (before tutoring), the post-probe the last day: learning gain reads them like a simulated run's.
-        io.recordProbe(a.phase === 'pre' ? 0 : this.#horizonDays, this.#gradeProbe(io, a.answers));
+        io.recordProbe(a.phase === 'pre' ? 0 : this.#horizonDays, this.#gradeProbe(io, a.answers, a.phase));
         return;
       case 'logout':
         this.#online = false;
@@ -141,9 +142,9 @@ export class RealLearner implements LearnerAgent {
     return it;
   }
 
-  /** The probe set answered by the student: graded by the item bank's checker; no P(correct) (no tracer). */
-  #gradeProbe(io: LearnerIo, answers: readonly { itemId: string; response: string }[]): ProbeResult {
-    const probes = io.lms.bank.probes;
+  /** The probe set answered by the student (the post-quiz: the bank's parallel form, when it has one): graded by the item bank's checker; no P(correct) (no tracer). */
+  #gradeProbe(io: LearnerIo, answers: readonly { itemId: string; response: string }[], phase: 'pre' | 'post'): ProbeResult {
+    const probes = quizItems(io.lms.bank, phase);
     const by = new Map(answers.map((x) => [x.itemId, x.response]));
     const items = probes.map((p) => {
       const response = (by.get(p.id) ?? '').slice(0, MAX_ANSWER_CHARS);
@@ -182,6 +183,11 @@ export class RealActionError extends Error {
 }
 
 /** Caps on what a student sends (documented in docs/classroom.md). */
+/** The items of a quiz: the pre-quiz answers the bank's probes; the post-quiz its parallel form when it has one (else the same probes). */
+export function quizItems(bank: Pick<ItemBank, 'probes' | 'postProbes'>, phase: 'pre' | 'post'): readonly Item[] {
+  return phase === 'post' && bank.postProbes ? bank.postProbes : bank.probes;
+}
+
 export const MAX_MESSAGE_CHARS = 2000;
 export const MAX_ANSWER_CHARS = 200;
 

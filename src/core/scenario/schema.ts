@@ -128,6 +128,10 @@ export const ScenarioSchema = z
         skills: z.array(z.number().int().min(1)).min(1).max(110).describe('Dataset skill ids (ASSISTments 2009, 1..110).'),
         itemsPerLevel: z.number().int().min(2).max(60).default(12),
         probesPerSkill: z.number().int().min(1).max(30).default(6),
+        probeForms: z
+          .union([z.literal(1), z.literal(2)])
+          .optional()
+          .describe('2: the last probe answers a parallel form (other items of the same skills and levels) instead of the same items; absent or 1: one form.'),
         startLevel: z.union([z.literal(1), z.literal(2), z.literal(3)]).default(2),
         homework: z
           .object({

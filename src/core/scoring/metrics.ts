@@ -100,7 +100,7 @@ export function responsiveness(events: readonly TraceEvent[]): Scored<{ requests
 export function answerFormsOf(events: readonly TraceEvent[]): Map<string, ItemContent['answerForms']> {
   const start = events[0];
   const forms = new Map<string, ItemContent['answerForms']>();
-  if (start?.type === 'run_start') for (const it of [...start.itemBank.items, ...start.itemBank.probes]) forms.set(it.id, it.answerForms);
+  if (start?.type === 'run_start') for (const it of [...start.itemBank.items, ...start.itemBank.probes, ...(start.itemBank.postProbes ?? [])]) forms.set(it.id, it.answerForms);
   return forms;
 }
 
@@ -200,7 +200,7 @@ export function tutorTexts(events: readonly TraceEvent[]): TutorText[] {
 function itemsOf(events: readonly TraceEvent[]): Map<string, Item> {
   const start = events[0];
   const m = new Map<string, Item>();
-  if (start?.type === 'run_start') for (const it of [...start.itemBank.items, ...start.itemBank.probes]) m.set(it.id, it);
+  if (start?.type === 'run_start') for (const it of [...start.itemBank.items, ...start.itemBank.probes, ...(start.itemBank.postProbes ?? [])]) m.set(it.id, it);
   return m;
 }
 

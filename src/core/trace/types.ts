@@ -53,7 +53,8 @@ export type TraceEvent = Base &
         tracer: TracerInfo;
         /** A simulated learner's persona seed; a real student (a field trace): `{ kind: 'real', participant }` (an anonymous code). */
         learner: { seedIndex: number; seedUid: number; warmup: number } | { kind: 'real'; participant: string };
-        itemBank: { hash: string; items: Item[]; probes: Item[] };
+        /** postProbes: the parallel form of the last probe (scenario.course.probeForms 2 only; absent otherwise). */
+        itemBank: { hash: string; items: Item[]; probes: Item[]; postProbes?: Item[] };
         helpTemplates: Record<string, string>;
         /** The student voice when it is not the default templates, e.g. "llm:local/llama3.1". */
         voice?: string;

@@ -94,6 +94,7 @@ const EventSchema = z.discriminatedUnion('type', [
       hash: str,
       items: z.array(bankItem),
       probes: z.array(bankItem),
+      postProbes: z.array(bankItem).optional(),
     }),
     helpTemplates: z.record(str, str),
     voice: str.optional(),
@@ -240,6 +241,8 @@ export class TraceValidator {
   /** The bank's practice items (id → skill, level) and probe ids: attempts and probes are checked against them. */
   #items = new Map<string, { skillId: number; level: number }>();
   #probes: string[] = [];
+  /** The parallel form answered at the last probe (day = horizon), when the bank has one. */
+  #postProbes: string[] | null = null;
   /** The last day an event names (lms_event, probe): run_end's days may not be before it. */
   #lastDay = 0;
   /** Verdicts seen (judge, rubric, day): a second copy of one is refused. */
@@ -320,10 +323,10 @@ export class TraceValidator {
         if (ev.t !== 0) throw new Bad('t', `run_start is at t 0, found ${ev.t}`);
         // The bank is what every score reads answers and forms from: its content must be what its hash says (an edited, emptied or duplicated item is refused), each id once.
         const bank = ev.itemBank;
-        const hash = hashString(JSON.stringify([bank.items, bank.probes])).toString(16).padStart(8, '0');
+        const hash = hashString(JSON.stringify(bank.postProbes ? [bank.items, bank.probes, bank.postProbes] : [bank.items, bank.probes])).toString(16).padStart(8, '0');
         if (hash !== bank.hash) throw new Bad('itemBank.hash', `the item bank's content does not match its hash (${bank.hash}; the content hashes to ${hash}): an item was edited, added or removed`);
         const seen = new Set<string>();
-        for (const [list, name] of [[bank.items, 'items'], [bank.probes, 'probes']] as const) {
+        for (const [list, name] of [[bank.items, 'items'], [bank.probes, 'probes'], [bank.postProbes ?? [], 'postProbes']] as const) {
           for (const [i, it] of list.entries()) {
             if (seen.has(it.id)) throw new Bad(`itemBank.${name}[${i}].id`, `item id "${it.id}" appears twice in the bank`);
             seen.add(it.id);
@@ -331,6 +334,7 @@ export class TraceValidator {
         }
         this.#items = new Map(bank.items.map((it) => [it.id, { skillId: it.skillId, level: it.level }]));
         this.#probes = bank.probes.map((p) => p.id);
+        this.#postProbes = bank.postProbes ? bank.postProbes.map((p) => p.id) : null;
         return;
       }
       case 'lms_event':
@@ -380,7 +384,10 @@ export class TraceValidator {
         this.#lastDay = Math.max(this.#lastDay, ev.day);
         // The rates are what the items say (the learning-gain axis reads solveRate): recomputed, and refused when they differ.
         const n = ev.items.length;
-        if (n !== this.#probes.length || ev.items.some((x, i) => x.itemId !== this.#probes[i])) throw new Bad('items', `a probe answers the bank's ${this.#probes.length} probes, in order (found ${n} items${n ? ` from "${ev.items[0]!.itemId}"` : ''})`);
+        // With a parallel form, the last probe (day = horizon) answers it; every other probe the bank's probes.
+        const form = this.#postProbes && ev.day === this.#horizon ? this.#postProbes : this.#probes;
+        const formName = form === this.#probes ? 'probes' : 'parallel post-probe form (postProbes)';
+        if (n !== form.length || ev.items.some((x, i) => x.itemId !== form[i])) throw new Bad('items', `a probe answers the bank's ${form.length} ${formName}, in order (found ${n} items${n ? ` from "${ev.items[0]!.itemId}"` : ''})`);
         const graded = ev.items.filter((x) => x.correct).length / n;
         if (Math.abs(graded - ev.gradedRate) > RATE_TOLERANCE) throw new Bad('gradedRate', `gradedRate ${ev.gradedRate} is not the share of its items answered correctly (${roundRate(graded)})`);
         const ps = ev.items.map((x) => x.p);

@@ -259,6 +259,32 @@ export class TeacherState {
     }
   }
 
+  /** Pauses a participant's session in progress (its clock stands still), or resumes it. */
+  async pause(code: string, paused: boolean): Promise<void> {
+    if (!this.api || !this.shownId) return;
+    this.error = null;
+    try {
+      await this.api.pause(this.shownId, code, paused);
+      await this.#poll();
+      this.notice = paused ? `${code}'s session is paused: its clock stands still, and the student sees that it is paused.` : `${code}'s session goes on: the time it was paused is added to it.`;
+    } catch (e) {
+      this.error = say(e);
+    }
+  }
+
+  /** Archives the shown (ended) study: kept, with its data, but listed apart; or brings it back. */
+  async archive(archived: boolean): Promise<void> {
+    if (!this.api || !this.shownId) return;
+    this.error = null;
+    try {
+      const s = await this.api.archiveStudy(this.shownId, archived);
+      this.studies = this.studies.map((x) => (x.id === s.id ? s : x));
+      this.notice = archived ? `"${s.spec.name}" is archived: it is kept with all of its data, under "Archived studies".` : `"${s.spec.name}" is back among the studies.`;
+    } catch (e) {
+      this.error = say(e);
+    }
+  }
+
   /** A participant withdraws (at their request): their data are deleted, the export's log says so. */
   async withdraw(code: string): Promise<void> {
     if (!this.api || !this.shownId) return;
@@ -313,6 +339,12 @@ export class StudentSession {
   busy = $state(false);
   /** This device's student withdrew from the study just now (their data were deleted). */
   withdrawn = $state(false);
+  /**
+   * Answers submitted while the server could not be reached: kept in this page (not saved
+   * anywhere yet) and sent, in order, once it answers again. Closing the page loses them.
+   */
+  queued = $state.raw<Extract<StudentActionInput, { kind: 'submit' }>[]>([]);
+  #flushing = false;
   #token: string | null = null;
   #timer: ReturnType<typeof setInterval> | null = null;
 
@@ -408,6 +440,7 @@ export class StudentSession {
     try {
       this.#set(await this.api.state(this.#token));
       this.offline = null;
+      await this.#flush();
       if (this.state && this.state.session.online && this.state.session.number === this.state.session.of && this.state.study.probes) this.postProbe = await this.api.postProbe(this.#token);
     } catch (e) {
       if (e instanceof ClassroomError) {
@@ -416,13 +449,53 @@ export class StudentSession {
           this.signOut();
         }
         this.error = e.message;
-      } else this.offline = `${say(e)}. What the server confirmed before is saved; nothing you send now reaches it until the connection is back (trying again every ${POLL_MS / 1000} s).`;
+      } else this.offline = this.#offlineNotice(say(e));
+    }
+  }
+
+  #offlineNotice(why: string): string {
+    const n = this.queued.length;
+    const list = this.queued.map((q) => `“${q.response}”`).join(', ');
+    const waiting = n ? ` ${n === 1 ? `Your answer ${list} is` : `${n} answers (${list}) are`} waiting on this page and will be sent when the connection is back: not saved until then, so keep this page open.` : '';
+    return `${why}. Only what the server confirmed before is saved; nothing else reaches it until the connection is back (trying again every ${POLL_MS / 1000} s).${waiting}`;
+  }
+
+  /** Sends the answers kept while offline, in order; one the server refuses (the item closed, the time is up) is dropped with why. */
+  async #flush(): Promise<void> {
+    if (!this.api || !this.#token || this.#flushing || this.queued.length === 0) return;
+    this.#flushing = true;
+    try {
+      while (this.queued.length > 0) {
+        const next = this.queued[0]!;
+        try {
+          const s = await this.api.act(this.#token, next);
+          this.queued = this.queued.slice(1);
+          this.#set(s);
+          if (s.refused) this.refused = `Your answer “${next.response}”, sent when the connection came back, was not taken: ${s.refused}`;
+        } catch (e) {
+          if (!(e instanceof ClassroomError)) {
+            this.offline = this.#offlineNotice(say(e));
+            return;
+          }
+          this.queued = this.queued.slice(1);
+          this.error = `Your answer “${next.response}”, sent when the connection came back, was refused: ${e.message}`;
+        }
+      }
+      this.offline = null;
+    } finally {
+      this.#flushing = false;
     }
   }
 
   /** One action; the state the classroom answers with replaces ours (the server is the record). */
   async act(action: StudentActionInput): Promise<boolean> {
     if (!this.api || !this.#token) return false;
+    if (action.kind === 'submit' && this.queued.length > 0) {
+      // Answers waiting from an outage go first: this one joins them, in order.
+      this.queued = [...this.queued, action];
+      await this.#flush();
+      return true;
+    }
     this.error = null;
     this.refused = null;
     this.busy = true;
@@ -438,6 +511,11 @@ export class StudentSession {
         this.error = e.message;
         // Refused because the page was behind (a quiz already handed in, the time up): show where things are.
         if (e.status === 409) await this.refresh();
+      } else if (action.kind === 'submit') {
+        // An answer typed while offline is kept in this page and sent when the server answers again.
+        this.queued = [...this.queued, action];
+        this.offline = this.#offlineNotice(say(e));
+        return true;
       } else this.offline = `${say(e)}. That last step was not saved: what you typed stays in its box; send it again once the connection is back.`;
       return false;
     } finally {
