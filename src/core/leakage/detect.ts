@@ -158,8 +158,19 @@ function numberUnits(t: string): NumUnit[] {
   return out;
 }
 
-/** Digit groups split by spaces: every join of two or more consecutive groups, as units. */
+const groupCache = new Map<string, NumUnit[]>();
+
+/** Digit groups split by spaces: every join of two or more consecutive groups, as units (cached by text, as numberUnits). */
 function digitGroupUnits(t: string): NumUnit[] {
+  const hit = groupCache.get(t);
+  if (hit) return hit;
+  const out = digitGroups(t);
+  if (groupCache.size >= 512) groupCache.clear();
+  groupCache.set(t, out);
+  return out;
+}
+
+function digitGroups(t: string): NumUnit[] {
   const out: NumUnit[] = [];
   const re = /(?<![\d.])\d+(?: \d+)+(?!\d|\.\d)/g;
   let m: RegExpExecArray | null;
@@ -183,8 +194,8 @@ function digitGroupUnits(t: string): NumUnit[] {
 }
 
 /** Same value; a percent `a` ("62.5%") also equals the plain value it stands for (0.625), not the other way round ("0.8" is no answer to "what percent"). */
+const close = (x: number, y: number) => Math.abs(x - y) <= 1e-9 * Math.max(1, Math.abs(x), Math.abs(y));
 function sameValue(a: ParsedNumber, b: ParsedNumber): boolean {
-  const close = (x: number, y: number) => Math.abs(x - y) <= 1e-9 * Math.max(1, Math.abs(x), Math.abs(y));
   if (a.percent === b.percent) return close(a.value, b.value);
   return a.percent && close(a.value / 100, b.value);
 }
@@ -290,6 +301,8 @@ interface ItemContext {
   stemText: string;
   /** Results by readable text (the window asks about the same texts again). */
   memo: Map<string, Disclosure | null>;
+  /** The item's declared phrases a student could copy (phraseDisclosure), worked out once: they depend on the item alone. */
+  copyable?: string[];
   /** Plain numeric forms for the number-word matcher. */
   wordForms: string[];
   vars: Set<string>;
@@ -527,11 +540,11 @@ function textDisclosure(t: string, ctx: ItemContext): Disclosure | null {
 
 function phraseDisclosure(t: string, ctx: ItemContext): Disclosure | null {
   // Option letters ("answer is a", "choice b") are the choice rule's: as a phrase "the answer is a fraction" would match.
-  const phrases = (ctx.item.answerForms?.phrases ?? []).filter((p) => !/(?:^|\s)[a-e]$/i.test(p.trim()));
-  if (!phrases.length) return null;
   // Only a phrase whose answer part the checker accepts ("median is 15": "15"; not one root "x = -6" of a set).
-  const copyable = phrases.filter((p) => check(ctx.item, p) || check(ctx.item, p.replace(/^.*?\b(?:is|are|=)\s+/i, '')));
-  const hits = copyable.length ? findAnswerForms(t, { numeric: [], phrases: copyable }) : [];
+  ctx.copyable ??= (ctx.item.answerForms?.phrases ?? []).filter((p) => !/(?:^|\s)[a-e]$/i.test(p.trim())).filter((p) => check(ctx.item, p) || check(ctx.item, p.replace(/^.*?\b(?:is|are|=)\s+/i, '')));
+  const copyable = ctx.copyable;
+  if (!copyable.length) return null;
+  const hits = findAnswerForms(t, { numeric: [], phrases: copyable });
   if (!hits.length) return null;
   return { itemId: ctx.item.id, span: hits[0]!, at: Math.max(0, t.toLowerCase().indexOf(hits[0]!.toLowerCase())), copy: ctx.item.answer, rule: 'phrase' };
 }
