@@ -164,6 +164,9 @@ describe('scenario validation of hostile files', () => {
       expect(e.issues[0]).toMatchObject({ path: name, line: 7, col: 1 });
       expect(e.issues[0]!.message).toBe(`unknown field "${name}" (unknown fields are errors)`);
     }
+    // An empty key (found by the fuzzing: a "? " before the first line) still has a field in its path.
+    const empty = refused('? # c\n' + good);
+    expect(empty.issues[0]!.path).toBe('""');
     const nested = good.replace('  ability: low', '  ability: low\n  __proto__:\n    a: 1');
     expect(refused(nested).issues[0]).toMatchObject({ path: 'learner.__proto__', line: lineOf(nested, '__proto__') });
     const two = refused(good.replace('  ability: low', '  ability: low\n  foo: 1\n  bar: 2'));

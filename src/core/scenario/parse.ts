@@ -199,7 +199,8 @@ function schemaIssues(doc: Document, lc: LineCounter, iss: z.core.$ZodIssue): Sc
   if (iss.code === 'unrecognized_keys') {
     return iss.keys.map((k) => {
       const at = keyPosition(doc, lc, iss.path, k);
-      const shown = k.length > 80 ? `${k.slice(0, 80)}…` : k;
+      // An empty key (`? ` with nothing after it) is shown as "" so that the path still names it.
+      const shown = k === '' ? '""' : k.length > 80 ? `${k.slice(0, 80)}…` : k;
       return { path: formatPath([...iss.path, shown]), message: `unknown field "${shown}" (unknown fields are errors)`, ...(at ?? locate(doc, lc, iss.path)) };
     });
   }
