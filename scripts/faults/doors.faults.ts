@@ -16,6 +16,9 @@
  *  - forged traces (src/testing/forgery.ts): refused with file:line, or read with no score moved.
  *  - outputs cut off: a report directory and an export file failing after k of their files or
  *    lines: the old output stays whole, nothing stray beside it.
+ *  - scenarios (item 6): what run cannot build (the item bank) or should not run (probes before
+ *    the day's work, overlapping blocks, minutes and bank size over the bounds), a second YAML
+ *    document and prototype keys: refused at their field and line; controls at the bounds accepted.
  *
  * FAULTS_DOORS_SCALE (default 1): below 1, every k-th case only (npm test runs it at 0.3).
  */
@@ -72,6 +75,7 @@ it('doors, limits, secrets, forgeries and cut-off outputs', async () => {
   const secrets = newTally('secrets echoed and redirects (agent tokens, Redis passwords, 30x)');
   const forged = newTally('forged traces: one field edited to move a score');
   const outputs = newTally('outputs cut off half-way (report directory, export file)');
+  const scenarios = newTally('scenarios run cannot build or should not run, YAML errors placed (validate)');
   const notes: string[] = [];
 
   // ---- limits over HTTP
@@ -230,6 +234,42 @@ it('doors, limits, secrets, forgeries and cut-off outputs', async () => {
     note(outputs, readFileSync(exp, 'utf8') === 'OLD EXPORT\n' && readdirSync(dir).sort().join() === 'export.jsonl,report,traces' ? 'clearError' : 'dataLost', `export stopped after ${k} lines`);
   }
 
+  // ---- scenarios: what validate must refuse at the field and line run would fail or overrun at
+  const good = readFileSync(MINI_PATH, 'utf8');
+  const gl = good.split('\n');
+  const lineOf = (text: string, needle: string) => text.split('\n').findIndex((l) => l.includes(needle)) + 1;
+  const scenarioCases: { name: string; text: string; path: string | null; line?: (t: string) => number }[] = [
+    { name: 'skill 107, 60 items per level, 30 probes (the bank cannot be built)', text: good.replace('skills: [68, 87]', 'skills: [107]').replace('itemsPerLevel: 4', 'itemsPerLevel: 60').replace('probesPerSkill: 3', 'probesPerSkill: 30'), path: 'course.itemsPerLevel', line: (t) => lineOf(t, 'itemsPerLevel') },
+    { name: 'probes at 00:00', text: good + 'probes:\n  time: "00:00"\n', path: 'probes.time', line: (t) => lineOf(t, '"00:00"') },
+    { name: 'probes a minute before the last block ends', text: good + 'probes:\n  time: "16:44"\n', path: 'probes.time', line: (t) => lineOf(t, '"16:44"') },
+    { name: '48 overlapping 600-minute blocks over 60 days', text: good.replace('horizonDays: 3', 'horizonDays: 60') + '    - {days: [mon, tue, wed, thu, fri, sat, sun], start: "08:00", minutes: 600}\n'.repeat(48), path: 'schedule.blocks[2].start' },
+    { name: 'two blocks overlapping on one shared day', text: good + '    - {days: [sun, wed], start: "16:44", minutes: 30}\n', path: 'schedule.blocks[1].start' },
+    { name: '900 minutes on a day, no overlap', text: good.replace('start: "16:00"', 'start: "12:00"').replace('minutes: 45', 'minutes: 600') + '    - {days: [mon], start: "00:30", minutes: 300}\nprobes:\n  time: "23:00"\n', path: 'schedule.blocks' },
+    { name: '16,200 minutes over 60 days', text: good.replace('horizonDays: 3', 'horizonDays: 60').replace('minutes: 45', 'minutes: 600').replace('start: "16:00"', 'start: "08:00"'), path: 'horizonDays', line: (t) => lineOf(t, 'horizonDays') },
+    { name: 'a bank of 2,196 items', text: good.replace('itemsPerLevel: 4', 'itemsPerLevel: 60').replace('skills: [68, 87]', 'skills: [68, 87, 1, 15, 52, 53, 91, 29, 17, 14, 50, 103]'), path: 'course.itemsPerLevel' },
+    { name: 'a second YAML document at the end', text: good + '---\nfoo: 1\n', path: '(document)', line: (t) => lineOf(t, '---') },
+    { name: 'a second YAML document in the middle', text: good.replace('horizonDays: 3\n', 'horizonDays: 3\n---\n'), path: '(document)', line: (t) => lineOf(t, '---') },
+    { name: '__proto__ at line 7', text: [...gl.slice(0, 6), '__proto__: {x: 1}', ...gl.slice(6)].join('\n'), path: '__proto__', line: () => 7 },
+    { name: 'constructor at line 7', text: [...gl.slice(0, 6), 'constructor: 5', ...gl.slice(6)].join('\n'), path: 'constructor', line: () => 7 },
+    { name: '__proto__ inside learner', text: good.replace('  ability: low', '  ability: low\n  __proto__:\n    a: 1'), path: 'learner.__proto__', line: (t) => lineOf(t, '__proto__') },
+    // Controls: at the bounds, accepted.
+    { name: 'control: probes when the last block ends', text: good + 'probes:\n  time: "16:45"\n', path: null },
+    { name: 'control: two blocks that touch', text: good + '    - {days: [mon], start: "16:45", minutes: 30}\n', path: null },
+    { name: 'control: skill 107 with the default counts', text: good.replace('skills: [68, 87]', 'skills: [107]'), path: null },
+  ];
+  const { parseScenario, ScenarioError } = await import('../../src/core/index');
+  for (const c of pick(scenarioCases)) {
+    const t0 = performance.now();
+    try {
+      parseScenario(c.text, 'case.yaml');
+      note(scenarios, c.path === null ? 'completed' : 'silentlyWrong', `${c.name}: accepted`);
+    } catch (e) {
+      const i = e instanceof ScenarioError ? e.issues[0] : undefined;
+      const placed = i && i.path === c.path && (!c.line || i.line === c.line(c.text)) && Number(i.line) > 0;
+      note(scenarios, placed && performance.now() - t0 < 5000 ? 'clearError' : 'crashed', `${c.name}: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+
   void notes;
-  writeTallies('6-doors', [limits, doors, secrets, forged, outputs]);
+  writeTallies('6-doors', [limits, doors, secrets, forged, outputs, scenarios]);
 });

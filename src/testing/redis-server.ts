@@ -34,9 +34,10 @@ function freePort(): Promise<number> {
   });
 }
 
-function launch(port: number, dir: string, appendfsync: 'always' | 'everysec', password?: string): Promise<ChildProcess> {
+function launch(port: number, dir: string, appendfsync: 'always' | 'everysec' | 'none', password?: string): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
-    const p = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--appendfsync', appendfsync, '--save', '', '--daemonize', 'no', ...(password ? ['--requirepass', password] : [])], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const persistence = appendfsync === 'none' ? ['--appendonly', 'no'] : ['--appendonly', 'yes', '--appendfsync', appendfsync];
+    const p = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, ...persistence, '--save', '', '--daemonize', 'no', ...(password ? ['--requirepass', password] : [])], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     const onData = (d: Buffer) => {
       out += d.toString();
@@ -60,9 +61,9 @@ const stopped = (p: ChildProcess, sig: NodeJS.Signals) =>
     p.kill(sig);
   });
 
-/** `appendfsync`: 'always' (the default here) or Redis's own default 'everysec' (bench:scale compares them). */
+/** `appendfsync`: 'always' (the default here) or Redis's own default 'everysec' (bench:scale compares them); 'none': no persistence at all (a restart empties it). */
 /** `password`: the server requires it (the URL carries it). */
-export async function startTestRedis(o: { appendfsync?: 'always' | 'everysec'; password?: string } = {}): Promise<TestRedis> {
+export async function startTestRedis(o: { appendfsync?: 'always' | 'everysec' | 'none'; password?: string } = {}): Promise<TestRedis> {
   const fsync = o.appendfsync ?? 'always';
   if (spawnSync('redis-server', ['--version']).error) throw new Error(REDIS_MISSING);
   const dir = mkdtempSync(join(tmpdir(), 'educlaw-redis-'));

@@ -52,7 +52,7 @@ export async function queueStatusCommand(o: QueueSweepCliOptions): Promise<void>
 
 export async function runQueuedSweep(o: QueueSweepCliOptions, p: { files: string[]; base: Omit<SweepBase, 'tutor'>; tutors: SweepTutor[]; voices: VoiceSpec[]; seeds: number[] | null; total: number }): Promise<void> {
   if ((o as { resume?: boolean }).resume) throw new Error('--resume is for a sweep in this process; a queue-backed sweep continues by itself: the same command again (without --resume) adds only the runs the queue lacks, waits and collects');
-  const { collectQueuedSweep, enqueueRuns, waitForRuns } = await queue();
+  const { collectQueuedSweep, describePersistence, enqueueRuns, redisPersistence, waitForRuns } = await queue();
   const t = target(o);
   const outDir = resolve(o.out);
   const jobs = planTutorSweep(loadScenarios(p.files), p.base, p.tutors, p.seeds, p.voices);
@@ -63,6 +63,9 @@ export async function runQueuedSweep(o: QueueSweepCliOptions, p: { files: string
   });
   const shown = redactRedisUrl(t.url);
   console.error(`sweep: ${jobs.length} runs on queue ${t.name}: ${added} enqueued${existing ? `, ${existing} already there (kept)` : ''}; start workers with: npm run worker -- --queue ${shown}${shown !== t.url ? ' (the password hidden: give yours)' : ''}${t.name === DEFAULT_QUEUE_NAME ? '' : ` --queue-name ${t.name}`} --out ${o.out}`);
+  // A Redis that keeps nothing across a restart would lose the queue: said now, not found out later.
+  const kept = await redisPersistence(t);
+  if (kept && !kept.aof && kept.snapshots === '') console.error(`warning: the Redis at ${shown} keeps no data across a restart (${describePersistence(kept)}); if it restarts, the queue's runs are lost and this command must be run again (docs/sweeps.md recommends appendonly yes)`);
   if (!o.wait) return;
   const ac = new AbortController();
   const off = onStopSignals(() => ac.abort());

@@ -6,6 +6,6 @@ export { findAnswerForms, revealsAnswer, normalizeForPhrase, plainForMatching, t
 export { numberWordForms, findNumberWords, wordTokens, type WordForm } from './number-words';
 export { toPlain, splitMath, texToPlain, type TextPart } from './math-text';
 export { itemKey, unsafeSvg } from './validate';
-export { buildItemBank, itemProblems, type ItemBank, type ItemBankSpec } from './item-bank';
+export { buildItemBank, itemProblems, ItemBankShortage, type ItemBank, type ItemBankSpec } from './item-bank';
 export { GENERATORS } from './generators/index';
 export { sampleItem, gradeItem, selfCheck, generatorCoverage, itemAsPlainText, skillLevels, itemBankTable, type SelfCheckReport } from './inspect';

@@ -37,10 +37,36 @@ const MAX_TRIES = 50;
 export { itemProblems };
 
 /**
+ * The bank cannot be built: a skill's generator ran out of new questions at a level before the
+ * course's counts were met (`course.probesPerSkill` while drawing probes, `course.itemsPerLevel`
+ * while drawing practice items). Which counts fail depends on the question space of the skill's
+ * levels and, near its size, on the seed; `parseScenario` builds the bank of the scenario's seed
+ * and reports this at the field.
+ */
+export class ItemBankShortage extends SimError {
+  readonly skill: number;
+  readonly level: Level;
+  /** What was being drawn: a probe or a practice item (its 1-based number among those of its skill, or of its skill and level). */
+  readonly phase: 'probes' | 'practice';
+  readonly index: number;
+  constructor(skill: number, level: Level, phase: 'probes' | 'practice', index: number, detail: string) {
+    const field = phase === 'probes' ? 'course.probesPerSkill' : 'course.itemsPerLevel';
+    super(
+      'ITEM_BANK',
+      `skill ${skill} (${skillInfo(skill)?.name ?? 'unknown skill'}) level ${level}: no valid new ${phase === 'probes' ? 'probe' : 'practice item'} after ${index - 1} (${MAX_TRIES} tries; last problems: ${detail}): the generator's questions at this level are used up; lower ${field} or leave the skill out`,
+    );
+    this.skill = skill;
+    this.level = level;
+    this.phase = phase;
+    this.index = index;
+  }
+}
+
+/**
  * A valid item whose key is not in `avoid`. With `allowRepeat`, when the generator's question space
  * is used up, an item whose key is only in `repeatable` (an earlier practice item) is accepted.
  */
-function generateValid(skill: number, level: Level, rng: Rng, avoid: Set<string>, repeatable?: Set<string>): ItemContent {
+function generateValid(skill: number, level: Level, rng: Rng, at: { phase: 'probes' | 'practice'; index: number }, avoid: Set<string>, repeatable?: Set<string>): ItemContent {
   const gen = GENERATORS.get(skill);
   if (!gen) throw new SimError('ITEM_BANK', `no item generator for skill ${skill} (${skillInfo(skill)?.name ?? 'unknown skill'})`);
   let last: string[] = [];
@@ -58,7 +84,7 @@ function generateValid(skill: number, level: Level, rng: Rng, avoid: Set<string>
     if (avoid.has(key)) last = [...last, 'duplicate item'];
   }
   if (fallback) return fallback;
-  throw new SimError('ITEM_BANK', `skill ${skill} level ${level}: no valid new item in ${MAX_TRIES} tries (last problems: ${last.join('; ')})`);
+  throw new ItemBankShortage(skill, level, at.phase, at.index, last.join('; '));
 }
 
 /**
@@ -113,7 +139,7 @@ function buildBank(spec: ItemBankSpec, rng: Rng): ItemBank {
     for (let i = 0; i < spec.probesPerSkill; i++) {
       const level = LEVELS[i % 3]!;
       const refs = info.levels[level - 1]?.questions ?? [];
-      const c = generateValid(skill, level, pr, seen);
+      const c = generateValid(skill, level, pr, { phase: 'probes', index: i + 1 }, seen);
       probes.push({ ...c, id: `p${skill}-${String(i + 1).padStart(2, '0')}`, skillId: skill, level, questionRef: refs.length ? refs[(refs.length - 1 - i) % refs.length]! : 0 });
     }
     if (post) {
@@ -133,7 +159,7 @@ function buildBank(spec: ItemBankSpec, rng: Rng): ItemBank {
       const list: Item[] = [];
       for (let i = 0; i < spec.itemsPerLevel; i++) {
         // Practice questions repeat (under new ids) only when the level's question space is used up.
-        const c = generateValid(skill, level, r, seen, practiceKeys);
+        const c = generateValid(skill, level, r, { phase: 'practice', index: i + 1 }, seen, practiceKeys);
         list.push({ ...c, id: `s${skill}-L${level}-${String(i + 1).padStart(2, '0')}`, skillId: skill, level, questionRef: refs.length ? refs[i % refs.length]! : 0 });
       }
       bySkillLevel.set(`${skill}:${level}`, list);

@@ -93,4 +93,83 @@ describe('scenario validation of hostile files', () => {
     expect(refused('- 1\n- 2\n').issues[0]!.path).toBe('(document)');
     expect(refused('just text\n').issues[0]!.path).toBe('(document)');
   });
+
+  // Issue 36, item 6: validate accepted what run could not build or should not run.
+  it('a course whose item bank cannot be built is refused at validate, at the field, as run would fail', () => {
+    const text = good.replace('skills: [68, 87]', 'skills: [107]').replace('itemsPerLevel: 4', 'itemsPerLevel: 60').replace('probesPerSkill: 3', 'probesPerSkill: 30');
+    const e = refused(text);
+    expect(e.issues).toHaveLength(1);
+    expect(e.issues[0]).toMatchObject({ path: 'course.itemsPerLevel', line: lineOf(text, 'itemsPerLevel: 60') });
+    expect(e.issues[0]!.message).toMatch(/^skill 107 \(Solving for a variable\) level \d: no valid new practice item .* lower course\.itemsPerLevel .*seed 7/);
+    // The same course with the counts it can supply is fine, and so is the bank run builds from it.
+    expect(() => parseScenario(good.replace('skills: [68, 87]', 'skills: [107]'))).not.toThrow();
+  });
+
+  it('probes before the end of the day\'s work are refused: "00:00" put the day-1 probe at t=0 and never measured the last day', () => {
+    const text = good + 'probes:\n  time: "00:00"\n';
+    const e = refused(text);
+    expect(e.issues[0]).toMatchObject({ path: 'probes.time', line: lineOf(text, 'time: "00:00"') });
+    expect(e.issues[0]!.message).toMatch(/before the day's work ends \(schedule\.blocks\[0\] ends at 16:45\).*use 16:45 or later/);
+    expect(refused(good + 'probes:\n  time: "16:44"\n').issues[0]!.path).toBe('probes.time');
+    expect(() => parseScenario(good + 'probes:\n  time: "16:45"\n')).not.toThrow();
+    // Without probe days the time measures nothing and is not checked.
+    expect(() => parseScenario(good + 'probes:\n  days: []\n  time: "00:00"\n')).not.toThrow();
+  });
+
+  it('the work a scenario asks for is bounded: overlapping blocks, minutes per day and horizon, bank size', () => {
+    // The fault campaign's file: 48 overlapping 600-minute blocks over 60 days (over 300 s, 43 MB).
+    const heavy = good.replace('horizonDays: 3', 'horizonDays: 60') + '    - {days: [mon, tue, wed, thu, fri, sat, sun], start: "08:00", minutes: 600}\n'.repeat(48);
+    const t0 = performance.now();
+    const e = refused(heavy);
+    expect(performance.now() - t0).toBeLessThan(2000);
+    expect(e.issues[0]).toMatchObject({ path: 'schedule.blocks[2].start', line: lineOf(heavy, '{days: [mon') + 1 });
+    expect(e.issues[0]!.message).toMatch(/overlaps schedule\.blocks\[1\] on mon .*may not overlap/);
+    expect(e.issues.map((i) => i.path)).toEqual(expect.arrayContaining(['schedule.blocks', 'horizonDays']));
+    // Two blocks that touch do not overlap; one that starts inside another does, on the day they share.
+    expect(() => parseScenario(good + '    - {days: [mon], start: "16:45", minutes: 30}\n')).not.toThrow();
+    const overlap = refused(good + '    - {days: [sun, wed], start: "16:44", minutes: 30}\n');
+    expect(overlap.issues[0]).toMatchObject({ path: 'schedule.blocks[1].start' });
+    expect(overlap.issues[0]!.message).toMatch(/on wed/);
+    // Minutes per day, without overlaps.
+    const day = refused(good.replace('start: "16:00"', 'start: "12:00"').replace('minutes: 45', 'minutes: 600') + '    - {days: [mon], start: "00:30", minutes: 300}\n' + 'probes:\n  time: "23:00"\n');
+    expect(day.issues[0]!.path).toBe('schedule.blocks');
+    expect(day.issues[0]!.message).toMatch(new RegExp(`900 minutes are scheduled on mon; a day has at most ${SCENARIO_LIMITS.minutesPerDay}`));
+    // Minutes over the horizon: 3 days a week × 600 minutes × 60 days.
+    const long = refused(good.replace('horizonDays: 3', 'horizonDays: 60').replace('minutes: 45', 'minutes: 600').replace('start: "16:00"', 'start: "08:00"'));
+    expect(long.issues[0]).toMatchObject({ path: 'horizonDays', line: lineOf(good, 'horizonDays') });
+    expect(long.issues[0]!.message).toMatch(new RegExp(`16200 minutes over 60 days; a scenario has at most ${SCENARIO_LIMITS.scheduledMinutes}`));
+    // The bank's size.
+    const big = refused(good.replace('itemsPerLevel: 4', 'itemsPerLevel: 60').replace('skills: [68, 87]', `skills: [${[68, 87, 1, 15, 52, 53, 91, 29, 17, 14, 50, 103].join(', ')}]`));
+    expect(big.issues[0]).toMatchObject({ path: 'course.itemsPerLevel', line: lineOf(good, 'itemsPerLevel') });
+    expect(big.issues[0]!.message).toMatch(new RegExp(`2196 items .*at most ${SCENARIO_LIMITS.bankItems}`));
+  });
+
+  it('a second YAML document is refused as such, at its line, not at the field before it', () => {
+    for (const text of [good + '---\nfoo: 1\n', good.replace('horizonDays: 3\n', 'horizonDays: 3\n---\n'), good + '...\nid: other\n']) {
+      const e = refused(text);
+      expect(e.issues).toHaveLength(1);
+      expect(e.issues[0]!.path).toBe('(document)');
+      const marker = text.split('\n').findIndex((l) => l === '---' || l === '...') + 1;
+      expect(e.issues[0]!.line, e.message).toBe(text.includes('\n...\n') ? marker + 1 : marker);
+      expect(e.issues[0]!.message).toMatch(/one YAML document, but a second one starts here/);
+    }
+  });
+
+  it('an unknown key (a prototype key too) is refused at its own line, with its name in the path', () => {
+    const ls = good.split('\n');
+    for (const key of ['__proto__', 'constructor', '"__proto__"', 'toString', 'extra']) {
+      const text = [...ls.slice(0, 6), `${key}: {x: 1}`, ...ls.slice(6)].join('\n');
+      const e = refused(text);
+      const name = key.replaceAll('"', '');
+      expect(e.issues[0]).toMatchObject({ path: name, line: 7, col: 1 });
+      expect(e.issues[0]!.message).toBe(`unknown field "${name}" (unknown fields are errors)`);
+    }
+    // An empty key (found by the fuzzing: a "? " before the first line) still has a field in its path.
+    const empty = refused('? # c\n' + good);
+    expect(empty.issues[0]!.path).toBe('""');
+    const nested = good.replace('  ability: low', '  ability: low\n  __proto__:\n    a: 1');
+    expect(refused(nested).issues[0]).toMatchObject({ path: 'learner.__proto__', line: lineOf(nested, '__proto__') });
+    const two = refused(good.replace('  ability: low', '  ability: low\n  foo: 1\n  bar: 2'));
+    expect(two.issues.map((i) => `${i.path}@${i.line}`)).toEqual([`learner.foo@${lineOf(good, 'ability: low') + 1}`, `learner.bar@${lineOf(good, 'ability: low') + 2}`]);
+  });
 });

@@ -48,7 +48,8 @@ describe('scenario validation', () => {
   it('rejects unknown fields (typos)', () => {
     const text = good.replace('  ability: low', '  abilty: low');
     const iss = issuesOf(text);
-    expect(iss[0]!.path).toBe('learner');
+    // The key itself, at its own line (issue 36: it was the map holding it, at the map's line).
+    expect(iss[0]).toMatchObject({ path: 'learner.abilty', line: text.split('\n').findIndex((l) => l.includes('abilty')) + 1 });
     expect(iss[0]!.message).toMatch(/abilty/);
   });
 

@@ -41,7 +41,18 @@ const helpTemplateList = z.array(z.enum(HELP_TEMPLATE_IDS)).min(1).max(50);
  * cheaply (docs/scenario-format.md, "Limits"). An id is at most 100 characters: it names trace
  * files (`<id>__<tutor>__s<seed>.jsonl`), which must stay under the file system's name limit.
  */
-export const SCENARIO_LIMITS = { idChars: 100, nameChars: 200, textChars: 20_000, listItems: 200 } as const;
+export const SCENARIO_LIMITS = {
+  idChars: 100,
+  nameChars: 200,
+  textChars: 20_000,
+  listItems: 200,
+  /** Scheduled minutes on any one weekday (blocks of a day may not overlap). The library's largest is 150. */
+  minutesPerDay: 720,
+  /** Scheduled minutes over the whole horizon (the work a run may ask for). The library's largest is 2,520. */
+  scheduledMinutes: 7_200,
+  /** Items in the bank: skills × (3 × itemsPerLevel + probesPerSkill). The library's courses have 230. */
+  bankItems: 2_000,
+} as const;
 const name = (what = 'a name') => z.string().min(1).max(SCENARIO_LIMITS.nameChars, `${what} is at most ${SCENARIO_LIMITS.nameChars} characters`);
 const text = () => z.string().max(SCENARIO_LIMITS.textChars, `at most ${SCENARIO_LIMITS.textChars} characters`);
 
@@ -179,13 +190,13 @@ export const ScenarioSchema = z
           )
           .min(1)
           .max(SCENARIO_LIMITS.listItems)
-          .describe('Daily blocks when the learner can be online. Day 0 of the run is a Monday.'),
+          .describe(`Daily blocks when the learner can be online. Day 0 of the run is a Monday. Blocks of one day may not overlap; at most ${SCENARIO_LIMITS.minutesPerDay} scheduled minutes a day and ${SCENARIO_LIMITS.scheduledMinutes} over the horizon.`),
       })
       .strict(),
     probes: z
       .object({
         days: z.union([z.literal('all'), z.array(z.number().int().min(1)).max(SCENARIO_LIMITS.listItems)]).default('all').describe('Days after which the probe set is answered; day 0 (before tutoring) always is.'),
-        time: hhmm.default('23:30'),
+        time: hhmm.default('23:30').describe("Time of day of the probes; at or after the end of every schedule block (the probe measures the day's work)."),
       })
       .strict()
       .default({ days: 'all', time: '23:30' }),

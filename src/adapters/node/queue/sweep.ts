@@ -68,6 +68,8 @@ export async function enqueueRuns(t: QueueTarget, jobs: readonly SweepJob[], o: 
 
 export interface QueueStatus {
   counts: Record<string, number>;
+  /** How the Redis keeps its data, for a queue found empty (null: Redis would not say). */
+  persistence: RedisPersistence | null;
   active: { runId: string; day: number | null; worker: string | null; attempt: number }[];
   failed: { runId: string; reason: string; attempts: number }[];
   /** Runs waiting for a retry (backoff). */
@@ -85,9 +87,54 @@ export async function queueStatus(t: QueueTarget, max = 20): Promise<QueueStatus
     const active = (await q.getJobs(['active'], 0, max - 1)).map((j) => ({ runId: j.id!, day: progress(j).day ?? null, worker: progress(j).worker ?? null, attempt: j.attemptsMade + 1 }));
     const failed = (await q.getJobs(['failed'], 0, max - 1)).map((j) => ({ runId: j.id!, reason: j.failedReason, attempts: j.attemptsMade }));
     const retrying = (await q.getJobs(['delayed'], 0, max - 1)).map((j) => ({ runId: j.id!, reason: j.failedReason, attempts: j.attemptsMade }));
-    return { counts, active, failed, retrying };
+    const persistence = await redisPersistence(t);
+    return { counts, persistence, active, failed, retrying };
   } finally {
     await q.close();
+  }
+}
+
+/** Whether a restart of the Redis keeps the queue: its append-only file, its snapshots, how long it has been up. */
+export interface RedisPersistence {
+  aof: boolean;
+  /** RDB snapshot rules (CONFIG GET save), null when the server refuses CONFIG (managed Redis). */
+  snapshots: string | null;
+  uptimeS: number;
+}
+
+export async function redisPersistence(t: QueueTarget): Promise<RedisPersistence | null> {
+  const client = connectRedis(t.url);
+  try {
+    const info = await client.info();
+    const field = (k: string) => new RegExp(`^${k}:(.*)$`, 'm').exec(info)?.[1]?.trim();
+    const save = await (client.config('GET', 'save') as Promise<unknown>).then((r: unknown) => (Array.isArray(r) ? String(r[1] ?? '') : ''), () => null);
+    return { aof: field('aof_enabled') === '1', snapshots: save, uptimeS: Number(field('uptime_in_seconds') ?? NaN) };
+  } catch {
+    return null;
+  } finally {
+    client.disconnect();
+  }
+}
+
+/** "appendonly no, no snapshots", for the lines that explain a lost queue. */
+export function describePersistence(p: RedisPersistence | null): string {
+  if (!p) return 'its persistence unknown';
+  const kept = p.aof ? 'append-only file on' : p.snapshots ? `appendonly no, snapshots only (save ${p.snapshots}: writes since the last one are lost)` : p.snapshots === '' ? 'appendonly no, no snapshots: a restart empties it' : 'appendonly no';
+  return `up ${Number.isFinite(p.uptimeS) ? `${p.uptimeS} s` : '?'}, ${kept}`;
+}
+
+/** What to do when the queue lost its runs (the same words in `sweep --status` and the waiting sweep). */
+export const LOST_RUNS_FIX = 'run the same `sweep --queue …` command again: it enqueues the missing runs again, and the workers keep the traces already in --out (a finished run is not run again, a partial one resumes)';
+
+/** A waiting sweep found runs it enqueued gone from the queue (Redis restarted without persistence, flushed, or the jobs removed). */
+export class QueueLostRuns extends Error {
+  readonly missing: readonly string[];
+  constructor(t: QueueTarget, missing: readonly string[], total: number, persistence: RedisPersistence | null) {
+    super(
+      `queue ${t.name} lost ${missing.length} of the ${total} runs this sweep enqueued (${missing.slice(0, 3).join(', ')}${missing.length > 3 ? ', …' : ''}): they are no longer in Redis (${describePersistence(persistence)}), so no worker will run them; it was restarted without persistence, flushed, or the jobs were removed. To go on, ${LOST_RUNS_FIX}`,
+    );
+    this.name = 'QueueLostRuns';
+    this.missing = missing;
   }
 }
 
@@ -99,6 +146,8 @@ export function formatQueueStatus(t: QueueTarget, s: QueueStatus): string {
     ...s.active.map((a) => `  running  ${a.runId}: day ${a.day ?? '?'}, attempt ${a.attempt}${a.worker ? `, on ${a.worker}` : ''}`),
     ...s.retrying.map((a) => `  retrying ${a.runId} after ${a.attempts} failed attempt${a.attempts === 1 ? '' : 's'}: ${a.reason}`),
     ...s.failed.map((a) => `  FAILED   ${a.runId} after ${a.attempts} attempt${a.attempts === 1 ? '' : 's'}: ${a.reason}`),
+    // An empty queue cannot say whether runs were ever there: say both, with how the Redis keeps its data.
+    ...(total === 0 ? [`  no runs in this queue: no sweep enqueued runs under this name (--queue-name), or Redis lost them (${describePersistence(s.persistence)}). If a sweep used it, ${LOST_RUNS_FIX}.`] : []),
   ];
   return lines.join('\n');
 }
@@ -106,14 +155,21 @@ export function formatQueueStatus(t: QueueTarget, s: QueueStatus): string {
 /**
  * Waits until every run of `runIds` is completed or failed for good, polling the queue; calls
  * `onProgress` with the counts whenever they change. Returns early (false) when the signal aborts.
+ * Throws QueueLostRuns when runs are no longer in the queue (on two polls in a row).
  */
 export async function waitForRuns(t: QueueTarget, runIds: readonly string[], o: { pollMs?: number; signal?: AbortSignal; onProgress?: (done: number, failed: number, total: number) => void } = {}): Promise<boolean> {
   const q = openQueue(t);
   const pollMs = o.pollMs ?? Math.min(10_000, Math.max(500, runIds.length));
   let last = '';
+  let goneBefore = false;
   try {
     for (;;) {
       const states = await Promise.all(runIds.map((id) => q.getJobState(id)));
+      // A run that is in no list of the queue is gone (every enqueued job stays, completed or failed):
+      // said on the second poll that finds it gone, rather than waiting for it forever.
+      const gone = runIds.filter((_, i) => states[i] === 'unknown');
+      if (gone.length && goneBefore) throw new QueueLostRuns(t, gone, runIds.length, await redisPersistence(t));
+      goneBefore = gone.length > 0;
       const done = states.filter((s) => s === 'completed').length;
       const failed = states.filter((s) => s === 'failed').length;
       const key = `${done}/${failed}`;
