@@ -148,7 +148,7 @@ function buildBank(spec: ItemBankSpec, rng: Rng): ItemBank {
       for (let i = 0; i < spec.probesPerSkill; i++) {
         const level = LEVELS[i % 3]!;
         const refs = info.levels[level - 1]?.questions ?? [];
-        const c = generateValid(skill, level, fr, seen);
+        const c = generateValid(skill, level, fr, { phase: 'probes', index: i + 1 }, seen);
         post.push({ ...c, id: `q${skill}-${String(i + 1).padStart(2, '0')}`, skillId: skill, level, questionRef: refs.length ? refs[(refs.length - 1 - i) % refs.length]! : 0 });
       }
     }
