@@ -38,8 +38,8 @@ test.afterAll(async () => {
 test('two HTTP agents and the planner: each agent introduces itself, the benchmark runs, and the agents are harnesses in the model × harness table', async ({ page }) => {
   await page.goto('/#lab');
   await page.getByRole('link', { name: 'Benchmark' }).click();
-  await page.getByRole('checkbox', { name: /withholder/ }).uncheck();
-  await page.getByRole('checkbox', { name: /planner/ }).check();
+  await page.getByRole('checkbox', { name: /^withholder / }).uncheck();
+  await page.getByRole('checkbox', { name: /^planner / }).check();
   for (const [i, url] of urls.entries()) {
     await page.getByRole('button', { name: 'Add an external agent (HTTP)' }).click();
     const row = page.getByRole('group', { name: `External agent ${i + 1}` });

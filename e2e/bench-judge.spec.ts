@@ -34,7 +34,7 @@ test('judge a whole benchmark: calls before starting, progress, a reload and Res
   await page.getByRole('button', { name: 'Save panel settings' }).click();
 
   await page.getByRole('link', { name: 'Benchmark' }).click();
-  await page.getByRole('checkbox', { name: /answer-giver/ }).check();
+  await page.getByRole('checkbox', { name: /^answer-giver / }).check();
   await page.getByLabel('Learner model').selectOption('bkt');
   await page.getByLabel('Days', { exact: true }).fill('3');
   await page.getByLabel('Seeds', { exact: true }).fill('1,2');

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 test('a benchmark of one tutor over two library scenarios × two seeds, the summary, a reload, a run identical to the CLI sweep, and the same summary in a fresh profile after export and import', async ({ page, browser }) => {
   await page.goto('/#sweep'); // the old address of the Benchmark view still works
   await expect(page.getByRole('heading', { name: 'Run a benchmark' })).toBeVisible();
-  await expect(page.getByRole('checkbox', { name: /withholder/ })).toBeChecked();
+  await expect(page.getByRole('checkbox', { name: /^withholder / })).toBeChecked();
   await page.getByLabel('Seeds', { exact: true }).fill('1,2');
   // The grid is one tab stop; the arrow keys move in it and Space ticks.
   await page.getByLabel('steady-worker × after-school').focus();

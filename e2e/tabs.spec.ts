@@ -9,8 +9,8 @@ test('a run and a benchmark keep going, and keep reporting, while the user visit
   await expect(page.getByTestId('progress-text')).toHaveText(/Day \d+ of 30/, { timeout: 60_000 });
 
   await page.getByRole('link', { name: 'Benchmark' }).click();
-  await page.getByRole('checkbox', { name: /withholder/ }).uncheck();
-  await page.getByRole('checkbox', { name: /answer-giver/ }).check();
+  await page.getByRole('checkbox', { name: /^withholder / }).uncheck();
+  await page.getByRole('checkbox', { name: /^answer-giver / }).check();
   await page.getByLabel('Seeds', { exact: true }).fill('3');
   await page.getByLabel('gamer × homework-only').check();
   await page.getByLabel('steady-worker × self-directed').check();

@@ -32,7 +32,7 @@ test('a benchmark of 2 built-in tutors + 1 LLM tutor × 3 scenarios × 2 seeds s
   await page.getByRole('button', { name: 'Save panel settings' }).click();
 
   await page.getByRole('link', { name: 'Benchmark' }).click();
-  await page.getByRole('checkbox', { name: /planner/ }).check();
+  await page.getByRole('checkbox', { name: /^planner / }).check();
   await page.getByRole('button', { name: /Add an LLM tutor/ }).click();
   await page.getByRole('group', { name: 'LLM tutor 1' }).getByLabel('Model').fill('mock-tutor');
   await page.getByLabel('Learner model').selectOption('bkt');
