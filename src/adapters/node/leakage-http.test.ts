@@ -100,13 +100,17 @@ describe('answer leakage with HTTP tutors', () => {
     for (const a of cp) expect(disclosures.some((d) => d.itemId === a.itemId && d.copy === a.response), `${a.itemId} ${a.response}`).toBe(true);
   }, 60_000);
 
-  it('a hostile tutor that puts the answers in an assignment note leaks on every such turn', async () => {
+  it('a hostile tutor that puts the answers in an assignment note leaks on every such turn, and the learner copies from the note', async () => {
     const ev = await run(hostile('note'), 'hostile-note');
     const notes = ev.filter((e) => e.type === 'tool_call' && e.tool === 'assign_items' && e.result.ok);
     expect(notes.length).toBeGreaterThan(3);
     const l = leakage(ev);
     expect(l.value).toBeGreaterThanOrEqual(0.9);
     expect((l.detail.disclosures ?? []).every((d) => d.channel === 'assign_items_note')).toBe(true);
+    // The learner reads the note with the assignment and copies what the detector says a student would copy.
+    const cp = copies(ev);
+    expect(cp.length).toBeGreaterThan(0);
+    for (const a of cp) expect((l.detail.disclosures ?? []).some((d) => d.itemId === a.itemId && d.copy === a.response), `${a.itemId} ${a.response}`).toBe(true);
   }, 60_000);
 
   it('a withholding tutor that names item ids, levels, times and counts scores 0% and causes no copies', async () => {

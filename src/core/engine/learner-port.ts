@@ -111,6 +111,11 @@ export interface LearnerAgent {
   moment(m: LearnerMoment, io: LearnerIo): Promise<void>;
   /** Reads a tutor delivery; returns the ids of working items whose answer it revealed. */
   read(text: string, workingOn: readonly Item[], content: { skill: number; kind: ContentKind } | undefined, io: LearnerIo): string[];
+  /**
+   * Reads a tutor's assignment note for what it gives away (not as instruction or chat): returns the
+   * ids of working items whose answer it revealed. Absent: notes do not reach this learner.
+   */
+  readNote?(text: string, workingOn: readonly Item[]): string[];
   /** The tutor's messages of one turn reached the online learner; `revealedCurrent`: they gave away the open item's answer. */
   replyTo(texts: readonly string[], revealedCurrent: boolean, io: LearnerIo): Promise<void>;
   /** The day ended while the learner was online: the session is over. */

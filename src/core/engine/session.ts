@@ -136,7 +136,26 @@ export class Session {
       if (cur !== null && revealed.includes(cur)) this.#revealedCurrent = true;
       this.#turnTexts.push(d.text);
     };
+    // A tutor's assignment note is read with the assignment: now if the learner is online, else at the next login.
+    this.world.onAssigned = (id) => {
+      if (this.world.lms.learnerOnline) this.#readNotes([id]);
+    };
     this.#io = this.#learnerIo();
+  }
+
+  /** The learner reads the unread notes of these open tutor assignments (for what they give away). */
+  #readNotes(ids: readonly string[] | null): void {
+    const world = this.world;
+    if (!this.#learner.readNote) return;
+    const notes = world.lms.openAssignments().filter((a) => a.source === 'tutor' && a.noteReadAt === undefined && a.note.trim() && (ids === null || ids.includes(a.id)));
+    if (!notes.length) return;
+    const working = world.workingOn().map((id) => world.itemOf(id));
+    for (const a of notes) {
+      a.noteReadAt = this.now;
+      const revealed = this.#learner.readNote(a.note, working);
+      const cur = world.lms.currentItemId;
+      if (cur !== null && revealed.includes(cur)) this.#revealedCurrent = true;
+    }
   }
 
   /** Virtual minutes since day 0, 00:00. */
@@ -435,6 +454,7 @@ export class Session {
           m.readAt = this.now;
           this.#learner.read(m.text, working, m.content ? { skill: m.content.skill, kind: m.content.kind } : undefined, this.#io);
         }
+        this.#readNotes(null);
         await this.#exchange('login', le.seq, {});
       },
       logout: async (why: LogoutWhy) => {

@@ -33,6 +33,8 @@ export class World {
   readonly #clock: () => number;
   /** Called after a tutor delivery is recorded (the session lets an online learner read it). */
   onDelivered: (d: Delivery, workingOn: string[]) => void = () => undefined;
+  /** Called after a tutor posted an assignment with a note (the session lets an online learner read it). */
+  onAssigned: (assignmentId: string) => void = () => undefined;
 
   constructor(scenario: Scenario, bankRng: Rng, recorder: TraceRecorder, clock: () => number) {
     this.scenario = scenario;
@@ -72,7 +74,7 @@ export class World {
       maxAttemptsPerItem: this.maxAttemptsPerItem,
       learnerName: s.learner.name,
       schedule: s.schedule.blocks.map((b) => ({ days: [...b.days], start: b.start, minutes: b.minutes })),
-      effects: { delivered: (m) => this.#deliver(m, turn) },
+      effects: { delivered: (m) => this.#deliver(m, turn), assigned: (id) => this.onAssigned(id) },
     };
   }
 

@@ -275,6 +275,11 @@ export class SimulatedLearner implements LearnerAgent {
     return revealed;
   }
 
+  /** An assignment note: disclosures only (a note is not read as instruction, chat or encouragement). */
+  readNote(text: string, workingOn: readonly Item[]): string[] {
+    return this.#learner.receive(text, workingOn);
+  }
+
   #vocabulary(bank: ItemBank, skillName: (skill: number) => string): MethodVocabulary {
     if (this.#vocab?.bank !== bank) this.#vocab = { bank, vocab: new MethodVocabulary(bank.items, skillName) };
     return this.#vocab.vocab;

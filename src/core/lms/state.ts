@@ -12,6 +12,8 @@ export interface Assignment {
   dueAt: number | null;
   note: string;
   status: AssignmentStatus;
+  /** When the learner read the assignment's note (a tutor's note: at posting if online, else at the next login); absent: not read yet. */
+  noteReadAt?: number;
 }
 
 export interface GradebookEntry {

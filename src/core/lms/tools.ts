@@ -23,6 +23,8 @@ export class ToolError extends Error {
 export interface ToolEffects {
   /** A tutor message or content post went out to the learner. */
   delivered(message: { text: string; via: 'send_message' | 'provide_content'; content?: { skill: number; kind: ContentKind; itemId: string | null; title: string } }): void;
+  /** A tutor's assignment with a note was posted (the learner reads the note with the assignment). */
+  assigned?(assignmentId: string): void;
 }
 
 export interface ToolContext {
@@ -192,6 +194,7 @@ export const TOOLS = [
       const due = (dayOf(ctx.now as never) + a.due_in_days) * MINUTES_PER_DAY + 21 * 60;
       if (due <= ctx.now) throw new ToolError('ILLEGAL', 'the due time (21:00 today) has passed; use due_in_days >= 1');
       const asg = ctx.lms.addAssignment({ itemIds: ids, source: 'tutor', postedAt: ctx.now, dueAt: due, note: a.note });
+      if (a.note.trim()) ctx.effects.assigned?.(asg.id);
       return { assignment_id: asg.id, item_ids: ids, due: { day: dayOf(due as never) + 1, minute_of_day: 21 * 60 } };
     },
   }),
