@@ -31,6 +31,34 @@ describe('OpenAiCompatClient against a local chat-completions server', () => {
     expect(JSON.stringify(client())).not.toContain(KEY);
   });
 
+  it('refuses a redirect to another host (the request never goes there) and a 302; follows a 307 within the provider', async () => {
+    const hosts: string[] = [];
+    const redirecting = (status: number, to: string): typeof fetch => async (input, init) => {
+      const url = String(input);
+      hosts.push(`${init?.method ?? 'GET'} ${url}`);
+      if (url.startsWith('https://elsewhere.example')) return new Response('{}', { status: 200 });
+      if (url.includes('/final/')) return globalThis.fetch(`${srv.url}/chat/completions`, { ...init, redirect: 'manual' });
+      return new Response('', { status, headers: { location: to } });
+    };
+    srv.setHandler(() => chat('ok'));
+    const base = 'https://provider.example/v1';
+    const other = new OpenAiCompatClient(provider({ baseURL: base }), 'm', { apiKey: KEY, fetch: redirecting(307, 'https://elsewhere.example/v1/chat/completions') });
+    const e = await other.chat({ messages: msgs }).then(() => null, (x: unknown) => x);
+    expect(e).toBeInstanceOf(LlmError);
+    expect(e).toMatchObject({ code: 'LLM_BAD_REQUEST' });
+    expect(String((e as Error).message)).toContain('redirecting to https://elsewhere.example/v1/chat/completions: refused');
+    expect(String((e as Error).message)).not.toContain(KEY);
+    expect(hosts.some((h) => h.includes('elsewhere.example'))).toBe(false);
+    // A 302 within the provider would turn the POST into a GET: refused too.
+    const get = new OpenAiCompatClient(provider({ baseURL: base }), 'm', { apiKey: KEY, fetch: redirecting(302, `${base}/final/chat/completions`) });
+    await expect(get.chat({ messages: msgs })).rejects.toMatchObject({ code: 'LLM_BAD_REQUEST', message: expect.stringContaining('only 307 and 308 are followed') });
+    // A 307 within the provider is followed, with the POST and its body.
+    hosts.length = 0;
+    const ok = new OpenAiCompatClient(provider({ baseURL: base }), 'm', { apiKey: KEY, fetch: redirecting(307, `${base}/final/chat/completions`) });
+    expect((await ok.chat({ messages: msgs })).content).toBe('ok');
+    expect(hosts).toEqual([`POST ${base}/chat/completions`, `POST ${base}/final/chat/completions`]);
+  });
+
   it('leaves no abort listener on the caller\'s signal after its calls (one signal lives for a whole run)', async () => {
     srv.setHandler(() => chat('ok'));
     const { EventEmitter } = await import('node:events');

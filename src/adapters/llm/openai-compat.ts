@@ -144,8 +144,47 @@ function cappedFetch(base: typeof fetch, max: number): typeof fetch {
   };
 }
 
+/** Thrown for a provider redirect that is not followed (sameOriginFetch). */
+class ProviderRedirect extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ProviderRedirect';
+  }
+}
+
+const MAX_PROVIDER_REDIRECTS = 3;
+
+/**
+ * fetch that follows a provider's redirect only within the provider's own origin and only with 307
+ * or 308 (which keep the POST and its body); any other redirect is refused, saying where it
+ * pointed. Followed silently, a 302 turned the request into a bodiless GET that still "answered",
+ * and a redirect to another host carried the key's request there (issue 36). In a page, fetch
+ * cannot see where a redirect points (an opaque redirect), so every redirect is refused.
+ */
+function sameOriginFetch(base: typeof fetch): typeof fetch {
+  return async (input, init) => {
+    let url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    for (let hop = 0; ; hop++) {
+      const res = await base(url, { ...init, redirect: 'manual' });
+      const redirect = res.type === 'opaqueredirect' || (res.status >= 300 && res.status < 400 && res.status !== 304);
+      if (!redirect) return res;
+      const where = res.headers.get('location');
+      const next = where ? new URL(where, url) : null;
+      const same = next !== null && next.origin === new URL(url).origin;
+      if (same && (res.status === 307 || res.status === 308) && hop < MAX_PROVIDER_REDIRECTS) {
+        url = next.href;
+        continue;
+      }
+      const why = res.type === 'opaqueredirect' ? 'a page cannot see where a redirect points' : !same ? "redirects are followed only within the provider's own origin" : hop >= MAX_PROVIDER_REDIRECTS ? `more than ${MAX_PROVIDER_REDIRECTS} redirects` : `a ${res.status} would turn the POST into a GET; only 307 and 308 are followed`;
+      throw new ProviderRedirect(`the provider answered ${res.type === 'opaqueredirect' ? 'with a redirect' : `HTTP ${res.status}`}${next ? ` redirecting to ${next.href}` : ''}: refused (${why}); set baseURL to the final address`);
+    }
+  };
+}
+
 function classify(e: unknown, key: string | undefined): Classified {
   if (e instanceof Classified) return e;
+  const redirected = e instanceof ProviderRedirect ? e : (e as { cause?: unknown } | null)?.cause instanceof ProviderRedirect ? ((e as { cause: ProviderRedirect }).cause) : null;
+  if (redirected) return new Classified('LLM_BAD_REQUEST', redact(redirected.message, key), false, null, null);
   const tooLarge = e instanceof ReplyTooLarge ? e : (e as { cause?: unknown } | null)?.cause instanceof ReplyTooLarge ? ((e as { cause: ReplyTooLarge }).cause) : null;
   if (tooLarge) return new Classified('LLM_BAD_RESPONSE', `malformed reply: ${tooLarge.message}`, false, null, null);
   const msg = redact(e instanceof Error ? e.message : String(e), key);
@@ -308,7 +347,7 @@ export class OpenAiCompatClient implements LlmClient {
       dangerouslyAllowBrowser: true,
       // Replies are read up to MAX_PROVIDER_REPLY_BYTES; error bodies in other servers' shapes are
       // rewritten into OpenAI's, so the SDK's error carries the provider's reason.
-      fetch: normalisingFetch(cappedFetch(opts.fetch ?? ((input, init) => globalThis.fetch(input, init)), MAX_PROVIDER_REPLY_BYTES)),
+      fetch: normalisingFetch(cappedFetch(sameOriginFetch(opts.fetch ?? ((input, init) => globalThis.fetch(input, init))), MAX_PROVIDER_REPLY_BYTES)),
     });
   }
 
