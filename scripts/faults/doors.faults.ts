@@ -11,7 +11,7 @@
  *    rebinding) and foreign Origins get 403 and take no session; the real agent still gets it.
  *  - secrets and redirects: a bearer token echoed by an agent (as written, JSON-escaped,
  *    URL-encoded; in 4xx and 5xx bodies) never reaches the trace or the run's message; redirects
- *    to another origin or that turn the POST into a GET end the run AGENT_REDIRECT and the target
+ *    (an HTTP agent's, and an LLM provider's: LLM_BAD_REQUEST) to another origin or that turn the POST into a GET end the run AGENT_REDIRECT and the target
  *    never sees a request; a Redis password never reaches a queue error.
  *  - forged traces (src/testing/forgery.ts): refused with file:line, or read with no score moved.
  *  - outputs cut off: a report directory and an export file failing after k of their files or
@@ -39,6 +39,8 @@ import { queueError } from '../../src/adapters/node/queue/connection';
 import { McpTutorHost, serveHttp } from '../../src/cli/mcp/server';
 import { writeReport } from '../../src/cli/commands/report';
 import { newTally, note, writeTallies } from './tally';
+import { OpenAiCompatClient } from '../../src/adapters/llm/openai-compat';
+import { ProviderSchema } from '../../src/adapters/llm/config';
 
 const SCALE = Math.min(1, Math.max(0.05, Number(process.env.FAULTS_DOORS_SCALE ?? 1)));
 /** Every case at scale 1; otherwise an evenly spread share of them (the first always). */
@@ -190,6 +192,18 @@ it('doors, limits, secrets, forgeries and cut-off outputs', async () => {
     if (c.ok) note(secrets, res.reason === 'horizon_reached' ? 'completed' : 'crashed', `${c.name}: ${res.reason}: ${res.message}`);
     else if (target.posts() > 0) note(secrets, 'dataLost', `${c.name}: the other origin got ${target.posts()} requests`);
     else note(secrets, res.reason === 'tutor_error' && err?.type === 'error' && err.code === 'AGENT_REDIRECT' ? 'clearError' : 'silentlyWrong', `${c.name}: ${res.reason}: ${res.message}`);
+  }
+  // The same rule for an LLM provider: its request (with the key) never reaches another origin.
+  const completion = JSON.stringify({ id: 'c', object: 'chat.completion', created: 0, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }], usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } });
+  for (const c of pick(redirects)) {
+    const target = await agent(() => ({ body: completion }));
+    const a = await agent((_, req) => (req.url.endsWith('/moved') ? { body: completion } : { status: c.status, headers: { location: c.same ? '/moved' : `${target.url}/chat/completions` }, body: '' }));
+    const client = new OpenAiCompatClient(ProviderSchema.parse({ name: 'redirecting-provider', baseURL: a.url, backoffMs: 0, maxRetries: 0, timeoutMs: 5000 }), 'm', { apiKey: 'sk-doors-0123456789' });
+    const r = await client.chat({ messages: [{ role: 'user', content: 'hi' }] }).then((x) => ({ ok: x.content === 'ok', err: null as unknown }), (err: unknown) => ({ ok: false, err }));
+    const code = (r.err as { code?: string } | null)?.code;
+    if (c.ok) note(secrets, r.ok ? 'completed' : 'crashed', `provider ${c.name}: ${String(r.err)}`);
+    else if (target.posts() > 0) note(secrets, 'dataLost', `provider ${c.name}: the other origin got ${target.posts()} requests`);
+    else note(secrets, code === 'LLM_BAD_REQUEST' && /redirect/.test(String((r.err as Error).message)) ? 'clearError' : 'silentlyWrong', `provider ${c.name}: ${code}: ${String(r.err)}`);
   }
   for (const msg of ['WRONGPASS invalid username-password pair', 'connect ECONNREFUSED redis://:pw-77Hq2x@10.0.0.1:6379', 'NOAUTH Authentication required. pw-77Hq2x']) {
     const e = queueError(new Error(msg), 'redis://:pw-77Hq2x@10.0.0.1:6379/0');
