@@ -362,8 +362,14 @@ test('without a server: a study on one device, built-in tutors only, at phone an
   await expect(page.getByTestId('code-slips').locator('.slip')).toHaveCount(2);
   await expect(page.getByTestId('code-slips').locator('.slip').first()).toContainText(code!);
   await expect(page.getByTestId('code-slips').locator('.slip').first()).toBeVisible();
+  // Each slip has a QR code of the address students open (decoded in src/ui/components/classroom/qr.test.ts).
+  const qr = page.getByTestId('code-slips').locator('.slip').first().locator('svg.qr');
+  await expect(qr).toBeVisible();
+  await expect(qr).toHaveAttribute('aria-label', /^QR code of http:\/\/.+#student$/);
+  expect((await qr.boundingBox())!.width).toBeGreaterThanOrEqual(100);
   await expect(page.getByTestId('study-export')).toBeHidden();
   await page.screenshot({ path: test.info().outputPath('code-slips.png') });
+  await page.screenshot({ path: 'test-results/code-slips-print.png' });
   await page.emulateMedia({ media: 'screen' });
   await page.goto('/#student');
   await page.getByTestId('student-code').fill(code!);
