@@ -162,28 +162,34 @@ export class TeacherState {
     }
   }
 
-  async addCodes(n: number): Promise<void> {
+  /**
+   * Runs a teacher's action on the shown study: nothing without a server or a study shown; the
+   * last error cleared first; a failure shown as the error (nothing else is lost).
+   */
+  async #onShown(act: (api: ClassroomApi, id: string) => Promise<void>): Promise<void> {
     if (!this.api || !this.shownId) return;
     this.error = null;
     try {
-      this.newCodes = [...this.newCodes, ...(await this.api.addCodes(this.shownId, n))];
-      await this.#poll();
+      await act(this.api, this.shownId);
     } catch (e) {
       this.error = say(e);
     }
   }
 
+  async addCodes(n: number): Promise<void> {
+    await this.#onShown(async (api, id) => {
+      this.newCodes = [...this.newCodes, ...(await api.addCodes(id, n))];
+      await this.#poll();
+    });
+  }
+
   async end(): Promise<void> {
-    if (!this.api || !this.shownId) return;
-    this.error = null;
-    try {
-      await this.api.endStudy(this.shownId);
-      this.studies = await this.api.studies();
+    await this.#onShown(async (api, id) => {
+      await api.endStudy(id);
+      this.studies = await api.studies();
       await this.#poll();
       this.notice = 'The study has ended: no new sessions; open sessions were stopped. Export it to score it.';
-    } catch (e) {
-      this.error = say(e);
-    }
+    });
   }
 
   /** The participant whose conversation the teacher reads (it follows the live view's polling). */
@@ -210,92 +216,64 @@ export class TeacherState {
 
   /** Signs out the device holding a code (a lost or broken one): the student enters it on another device. */
   async releaseCode(code: string): Promise<void> {
-    if (!this.api || !this.shownId) return;
-    this.error = null;
-    try {
-      await this.api.releaseCode(this.shownId, code);
+    await this.#onShown(async (api, id) => {
+      await api.releaseCode(id, code);
       await this.#poll();
       this.notice = `${code} is free: the student can enter it on another device now (nothing they did is lost).`;
-    } catch (e) {
-      this.error = say(e);
-    }
+    });
   }
 
   async rename(name: string): Promise<void> {
-    if (!this.api || !this.shownId) return;
-    this.error = null;
-    try {
-      const s = await this.api.renameStudy(this.shownId, name);
+    await this.#onShown(async (api, id) => {
+      const s = await api.renameStudy(id, name);
       this.studies = this.studies.map((x) => (x.id === s.id ? s : x));
-    } catch (e) {
-      this.error = say(e);
-    }
+    });
   }
 
   /** Deletes the shown (ended) study and all of its data. */
   async remove(): Promise<void> {
-    if (!this.api || !this.shownId) return;
-    this.error = null;
-    try {
-      await this.api.deleteStudy(this.shownId);
-      this.studies = await this.api.studies();
+    await this.#onShown(async (api, id) => {
+      await api.deleteStudy(id);
+      this.studies = await api.studies();
       this.show(null);
       this.notice = 'The study and all of its data were deleted.';
-    } catch (e) {
-      this.error = say(e);
-    }
+    });
   }
 
   /** More time for a participant's session in progress. */
   async extend(code: string, minutes: number): Promise<void> {
-    if (!this.api || !this.shownId) return;
-    this.error = null;
-    try {
-      await this.api.extend(this.shownId, code, minutes);
+    await this.#onShown(async (api, id) => {
+      await api.extend(id, code, minutes);
       await this.#poll();
       this.notice = `${code}: ${minutes} more minutes for this session.`;
-    } catch (e) {
-      this.error = say(e);
-    }
+    });
   }
 
   /** Pauses a participant's session in progress (its clock stands still), or resumes it. */
   async pause(code: string, paused: boolean): Promise<void> {
-    if (!this.api || !this.shownId) return;
-    this.error = null;
-    try {
-      await this.api.pause(this.shownId, code, paused);
+    await this.#onShown(async (api, id) => {
+      await api.pause(id, code, paused);
       await this.#poll();
       this.notice = paused ? `${code}'s session is paused: its clock stands still, and the student sees that it is paused.` : `${code}'s session goes on: the time it was paused is added to it.`;
-    } catch (e) {
-      this.error = say(e);
-    }
+    });
   }
 
   /** Archives the shown (ended) study: kept, with its data, but listed apart; or brings it back. */
   async archive(archived: boolean): Promise<void> {
-    if (!this.api || !this.shownId) return;
-    this.error = null;
-    try {
-      const s = await this.api.archiveStudy(this.shownId, archived);
+    await this.#onShown(async (api, id) => {
+      const s = await api.archiveStudy(id, archived);
       this.studies = this.studies.map((x) => (x.id === s.id ? s : x));
       this.notice = archived ? `"${s.spec.name}" is archived: it is kept with all of its data, under "Archived studies".` : `"${s.spec.name}" is back among the studies.`;
-    } catch (e) {
-      this.error = say(e);
-    }
+    });
   }
 
   /** A participant withdraws (at their request): their data are deleted, the export's log says so. */
   async withdraw(code: string): Promise<void> {
-    if (!this.api || !this.shownId) return;
-    this.error = null;
-    try {
-      await this.api.withdraw(this.shownId, code);
+    await this.#onShown(async (api, id) => {
+      await api.withdraw(id, code);
       await this.#poll();
       this.notice = `Participant ${code} withdrew: all their data were deleted (the export's log says so).`;
-    } catch (e) {
-      this.error = say(e);
-    }
+    });
   }
 
   /** The study's export (zip), and its field runs read back for the comparison. */
