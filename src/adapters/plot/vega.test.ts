@@ -45,6 +45,15 @@ describe('plots to SVG', () => {
     }
   });
 
+  it('draws tied series apart in small multiples with free y scales too', async () => {
+    const tutors = ['withholder', 'planner'];
+    const rows = tutors.flatMap((tutor) => ['assign', 'message'].flatMap((facet) => [1, 2, 3].map((x) => ({ tutor, x, y: facet === 'assign' ? x : 4 - x, lo: null, hi: null, facet }))));
+    const svg = await plotSvg({ id: 'ap', title: 't', description: 'd', spec: lineSpec(rows, tutors, { title: 'Day' }, { title: 'Mean count' }, 't', 't', { title: 'Action kind', order: ['assign', 'message'] }) });
+    const lines = linePaths(svg).filter((l) => l.d.startsWith('M') && l.d.split('L').length === 3);
+    expect(lines).toHaveLength(4);
+    expect(new Set(lines.map((l) => l.d)).size).toBe(2 * 2);
+  });
+
   it('draws ranks tied in every column apart', async () => {
     const rows = ['m1', 'm2'].flatMap((col) => ['h1', 'h2'].map((row) => ({ col, row, rank: 1 })));
     const svg = await plotSvg({ id: 'rk', title: 'r', description: 'd', spec: rankSpec(rows, ['m1', 'm2'], 'Model', 'Harness', 2, 't', 't') });

@@ -36,6 +36,13 @@ export function dodge(field: string, by: string, order: readonly string[], span:
   return { calculate: `datum.${field} === null ? null : datum.${field} + (indexof(${JSON.stringify([...order])}, datum.${by}) - ${mid}) * ${step}`, as };
 }
 
+/** `dodge` where the span is only known from the data: `spanExpr` is a Vega expression over the datum (0 → no offset). */
+export function dodgeBySpan(field: string, by: string, order: readonly string[], spanExpr: string, px: number, as: string, gapPx = DODGE_PX): Record<string, string> {
+  const mid = (order.length - 1) / 2;
+  const k = order.length > 1 && px > 0 ? gapPx / px : 0;
+  return { calculate: `datum.${field} === null ? null : datum.${field} + (indexof(${JSON.stringify([...order])}, datum.${by}) - ${mid}) * (${spanExpr}) * ${k}`, as };
+}
+
 function base(title: string, description: string, values: readonly object[]): VlSpec {
   return { $schema: SCHEMA, title, description, background: 'white', data: { values: values.map((v) => ({ ...v })) }, config: { font: 'sans-serif', view: { stroke: '#ccc' } } };
 }
@@ -159,18 +166,21 @@ export interface LineRow {
 
 /**
  * Lines per tutor over an integer x (k, or day), a marker on every point, with a 95% band where
- * n ≥ 2; `facet` splits by a field. With a fixed y domain, tutors with equal values are drawn
- * DODGE_PX apart (see `dodge`) so no line hides under another.
+ * n ≥ 2; `facet` splits by a field. Tutors with equal values are drawn about DODGE_PX apart (see
+ * `dodge`) so no line hides under another.
  */
 export function lineSpec(rows: readonly (LineRow & { facet?: string })[], tutors: readonly string[], x: { title: string; domain?: [number, number] }, y: { title: string; domain?: [number, number]; percent?: boolean }, title: string, description: string, facet?: { title: string; order: readonly string[] }): VlSpec {
   const height = facet ? 160 : HEIGHT - 60;
   const xEnc = { field: 'x', type: 'quantitative', title: x.title, axis: { tickMinStep: 1 }, scale: { ...(x.domain ? { domain: x.domain } : {}), padding: EDGE_PAD_PX, nice: false } };
   const yScale = { ...(y.domain ? { domain: y.domain, nice: false } : {}), padding: EDGE_PAD_PX };
-  const yEnc = { field: y.domain ? 'shown' : 'y', type: 'quantitative', title: y.title, scale: yScale, ...(y.percent ? { axis: { format: '.0%' } } : {}) };
+  const yEnc = { field: 'shown', type: 'quantitative', title: y.title, scale: yScale, ...(y.percent ? { axis: { format: '.0%' } } : {}) };
   const inner = {
     width: facet ? 250 : WIDTH,
     height,
-    ...(y.domain ? { transform: [dodge('y', 'tutor', tutors, y.domain[1] - y.domain[0], height, 'shown')] } : {}),
+    // Without a fixed domain the y scale (from 0, per facet) spans about max(|y|) of the facet's data.
+    transform: y.domain
+      ? [dodge('y', 'tutor', tutors, y.domain[1] - y.domain[0], height, 'shown')]
+      : [{ joinaggregate: [{ op: 'max', field: 'y', as: 'yMax' }, { op: 'min', field: 'y', as: 'yMin' }], groupby: facet ? ['facet'] : [] }, dodgeBySpan('y', 'tutor', tutors, 'max(datum.yMax, 0) - min(datum.yMin, 0)', height, 'shown')],
     layer: [
       { transform: [{ filter: 'datum.lo !== null && datum.hi !== null' }], mark: { type: 'area', opacity: 0.15, clip: true }, encoding: { x: xEnc, y: { field: 'lo', type: 'quantitative', scale: yScale }, y2: { field: 'hi' }, color: tutorColor(tutors) } },
       { mark: { type: 'line', point: { filled: true, size: 36 }, strokeWidth: 2, clip: false }, encoding: { x: xEnc, y: yEnc, color: tutorColor(tutors) } },
