@@ -131,6 +131,12 @@ test('replay an imported trace day by day: filters, search, heatmap, verdicts, a
   expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
   await verdicts.getByLabel('Status').selectOption('all');
   await expect(verdicts.locator('article[data-verdict="gagne/alpha/2"]')).toContainText('Day score: 1.56');
+  // Each item's short label is written out under the scores, not only in a hover title.
+  const legend = verdicts.locator('article[data-verdict="gagne/alpha/2"] .legend');
+  await expect(legend).toBeVisible();
+  await expect(legend.locator('li')).toHaveCount(9);
+  await expect(legend.locator('li[data-item="g1_attention"]')).toContainText(/^g1 attention: \S/);
+  await verdicts.locator('article[data-verdict="gagne/alpha/2"]').screenshot({ path: 'test-results/trace-viewer-verdict-items.png' });
 
   // From the unscored helpfulness axis to its verdicts.
   await axes.getByRole('button', { name: 'Show verdicts behind III. Helpfulness' }).click();

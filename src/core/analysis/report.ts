@@ -444,7 +444,7 @@ function curvesSection(a: BenchmarkAnalyses, tutors: readonly string[]): ReportS
         {
           id: 'solve-rate-curves',
           title: 'Probe solve rate by day (dashed: steady-learning reference)',
-          description: `Line chart: mean probe solve rate by day for ${list([...tutors])}, with 95% bands where at least two runs were probed, and each tutor's steady-learning reference (the oracle tutor's curve on the same students) as a dashed line. Numbers in the table "Solve rate by day, with the reference".`,
+          description: `Line chart: mean probe solve rate by day for ${list([...tutors])}, with 95% bands where at least two runs were probed, and each tutor's steady-learning reference (the oracle tutor's curve on the same students) as a dashed line, a marker on every day; tutors with equal rates are drawn a few pixels apart so every line shows. Numbers in the table "Solve rate by day, with the reference".`,
           spec: curvesSpec(rows, tutors, 'Probe solve rate by day (dashed: steady-learning reference)', 'Mean probe solve rate per day per tutor, 95% bands, dashed steady-learning reference'),
           table: byDay.id,
         },
@@ -535,7 +535,7 @@ function rankPlot(rt: RankTable, axis: AnyAxis, id: string, tableId: string, tab
   return {
     id,
     title,
-    description: `Bump chart: the rank (1 = best ${axis.label}) of each ${rt.rowKind} within each ${rt.colKind}; crossing lines are rankings that reorder. Numbers in the table "${tableTitle}".`,
+    description: `Bump chart: the rank (1 = best ${axis.label}) of each ${rt.rowKind} within each ${rt.colKind}; crossing lines are rankings that reorder; tied ranks are drawn a few pixels apart. Numbers in the table "${tableTitle}".`,
     spec: rankSpec(rows, rt.cols, rt.colKind === 'harness' ? 'Harness' : 'Model', rt.rowKind === 'model' ? 'Model' : 'Harness', rt.rows.length, title, title),
     table: tableId,
   };
@@ -618,7 +618,7 @@ function passKSection(a: BenchmarkAnalyses, tutors: readonly string[], passRule:
     const rows = r.tutors.flatMap((x) => x.byK.flatMap((b) => (b.stat.mean === null ? [] : [{ tutor: x.tutor, x: b.k, y: b.stat.mean, lo: b.stat.lo, hi: b.stat.hi }])));
     if (rows.length) {
       const title = `pass^k ${r.over === 'seeds' ? 'across seeds' : r.over === 'voices' ? 'across voices' : 'across seeds and voices'}, k = ${r.ks[0]}..${r.ks[r.ks.length - 1]}`;
-      plots.push({ id, title, description: `Line chart: pass^k against k for ${list([...tutors])}, with 95% bands over tasks. Numbers in the table "${t.title}".`, spec: lineSpec(rows, tutors, { title: 'k (trials that must all pass)', domain: [r.ks[0]!, r.ks[r.ks.length - 1]!] }, { title: 'pass^k', domain: [0, 1] }, title, title), table: t.id });
+      plots.push({ id, title, description: `Line chart: pass^k against k for ${list([...tutors])}, with 95% bands over tasks; tutors with equal values are drawn a few pixels apart so every line shows. Numbers in the table "${t.title}".`, spec: lineSpec(rows, tutors, { title: 'k (trials that must all pass)', domain: [r.ks[0]!, r.ks[r.ks.length - 1]!] }, { title: 'pass^k', domain: [0, 1] }, title, title), table: t.id });
     }
   }
   return {

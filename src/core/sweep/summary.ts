@@ -155,7 +155,8 @@ export function attachControls(runs: readonly RunSummary[]): RunSummary[] {
 }
 
 function summarizeRuns(runs: readonly RunSummary[], tutors: readonly string[], unfinished: readonly { runId: string }[]): SweepSummary {
-  const seeds = [...new Set(runs.map((r) => r.seed))];
+  // Ascending everywhere seeds are listed (tables, text, JSON), whatever order the runs came in.
+  const seeds = [...new Set(runs.map((r) => r.seed))].sort((a, b) => a - b);
   const byScenario = new Map<string, RunSummary[]>();
   for (const r of runs) byScenario.set(r.scenarioId, [...(byScenario.get(r.scenarioId) ?? []), r]);
   const zeroActions = () => Object.fromEntries(ACTION_KINDS.map((k) => [k, 0])) as Record<ActionKind, number>;
@@ -174,7 +175,7 @@ function summarizeRuns(runs: readonly RunSummary[], tutors: readonly string[], u
       schedule: first.schedule,
       runs: rs.length,
       failed: rs.filter((r) => r.endReason !== 'horizon_reached').length,
-      seeds: rs.map((r) => r.seed),
+      seeds: rs.map((r) => r.seed).sort((a, b) => a - b),
       axes,
       actions: meanActions(rs),
     };

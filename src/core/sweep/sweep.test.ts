@@ -56,6 +56,13 @@ describe('sweep summary', () => {
     expect(sum.scenarios.find((r) => r.scenarioId === 'b')!.axes.responsiveness).toEqual({ mean: null, lo: null, hi: null, n: 0 });
   });
 
+  it('lists seeds ascending whatever order the runs finished in', () => {
+    const rev = summarizeSweep([...runs].reverse());
+    expect(rev.seeds).toEqual([1, 2, 3]);
+    expect(rev.scenarios.map((r) => r.seeds)).toEqual([[1, 2, 3], [1, 2, 3]]);
+    expect(formatSweepSummary(rev)).toContain('3 seeds (1, 2, 3)');
+  });
+
   it('overall: per-seed means over scenarios, then the interval over seeds', () => {
     const perSeed = [(0.01 + 0.0) / 2, (0.03 + 0.02) / 2, (0.02 + 0.01) / 2];
     const ci = meanCi95(perSeed);

@@ -38,6 +38,7 @@ import { loadSettings, type LlmSettingsData } from '../../adapters/browser/llm-s
 import { readBundle } from '../../adapters/browser/benchmark-bundle';
 import { browserHttpTransport } from '../../adapters/browser/agent-http';
 import type { StoredBenchmark } from '../../adapters/browser/run-store';
+import { fileStem } from './run-facts';
 import type { LiveBenchmark, RunLibrary } from './library.svelte';
 
 export interface LlmTutorRow {
@@ -429,6 +430,6 @@ export class BenchmarkState {
   summaryJson(): { filename: string; text: string } {
     const b = this.shown;
     const name = b?.name ?? 'benchmark';
-    return { filename: `${name.replace(/[^a-z0-9-]+/gi, '_').slice(0, 80) || 'benchmark'}.summary.json`, text: JSON.stringify({ name, tutors: this.summaries.map((s) => ({ tutor: s.tutor, summary: s.summary, runs: s.runs })) }, null, 2) + '\n' };
+    return { filename: `${fileStem(name, 'benchmark')}.summary.json`, text: JSON.stringify({ name, tutors: this.summaries.map((s) => ({ tutor: s.tutor, summary: s.summary, runs: s.runs })) }, null, 2) + '\n' };
   }
 }

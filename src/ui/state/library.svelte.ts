@@ -52,7 +52,7 @@ import { LeaseTaken, browserLeases, type RunLeases } from '../../adapters/browse
 import { clientFor, loadSettings, type LlmSettingsData } from '../../adapters/browser/llm-settings';
 import { browserHttpTransport } from '../../adapters/browser/agent-http';
 import type { HttpTransport, ParsedTrace } from '../../core/index';
-import { exportFileName } from './run-facts';
+import { exportFileName, fileStem } from './run-facts';
 
 /** Tokens, cost and retries of a live run's LLM calls (from its model_call events). */
 export interface LiveUsage {
@@ -690,7 +690,7 @@ export class RunLibrary {
     if (!b) throw new Error(`no stored benchmark ${id}`);
     const traces = new Map<number, string>();
     for (const j of b.jobs) if (j.key && this.runs.some((r) => r.key === j.key)) traces.set(j.index, await this.store.exportJsonl(j.key));
-    return { filename: `${b.name.replace(/[^a-z0-9-]+/gi, '_').slice(0, 80) || 'benchmark'}.benchmark.zip`, bytes: zipBenchmark(b, traces) };
+    return { filename: `${fileStem(b.name, 'benchmark')}.benchmark.zip`, bytes: zipBenchmark(b, traces) };
   }
 
   /**

@@ -8,6 +8,7 @@ import {
   arrangeRuns,
   differingFacts,
   exportFileName,
+  fileStem,
   formatBytes,
   factValues,
   filterRuns,
@@ -220,5 +221,15 @@ describe('export file names', () => {
 describe('storage figures', () => {
   it('formats bytes in decimal units', () => {
     expect([0, 999, 1000, 740_000, 3_412_000, 123_456_789, 12e9, -1].map(formatBytes)).toEqual(['0 B', '999 B', '1.0 kB', '740 kB', '3.4 MB', '123 MB', '12.0 GB', 'unknown']);
+  });
+});
+
+describe('export file stems', () => {
+  it('one scheme for every benchmark and report file: lower case, one "-" between words, at most 80 characters', () => {
+    expect(fileStem('Withholder_Answer-giver 3 seeds')).toBe('withholder-answer-giver-3-seeds');
+    expect(fileStem('withholder + answer-giver', 'benchmark')).toBe('withholder-answer-giver');
+    expect(fileStem('ß/…', 'benchmark')).toBe('benchmark');
+    expect(fileStem('x'.repeat(200))).toHaveLength(80);
+    expect(fileStem('a '.repeat(50))).not.toMatch(/-$/);
   });
 });

@@ -342,6 +342,15 @@ export function factChip(x: RunFacts, k: FactKey): string {
   return `${k} ${v}`;
 }
 
+/**
+ * The stem of every exported file named after a benchmark or report (its zip, summary JSON, HTML
+ * and Markdown report): lower case, runs of anything but a-z and 0-9 become one "-", at most 80
+ * characters; `fallback` when nothing is left. One rule, so a benchmark's files sort together.
+ */
+export function fileStem(name: string, fallback = 'report'): string {
+  return name.toLowerCase().replace(/[^a-z0-9]+/g, '-').slice(0, 80).replace(/^-+|-+$/g, '') || fallback;
+}
+
 /** The file name an exported trace gets: scenario, tutor with harness and model, seed. */
 export function exportFileName(r: Pick<StoredRun, 'runId' | 'scenarioId' | 'tutor' | 'seed'>): string {
   const safe = (s: string) => s.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '') || 'run';

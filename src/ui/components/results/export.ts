@@ -20,7 +20,7 @@ export function exportMarkdown(report: BenchmarkReport, svgs: ReadonlyMap<string
 }
 
 /** A file name from a title: "Benchmark results" → "benchmark-results". */
-export const fileStem = (s: string): string => s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '') || 'report';
+export { fileStem } from '../../state/run-facts';
 
 /** Hands `text` to the browser as a file download. */
 export function download(filename: string, text: string, type: string): void {
