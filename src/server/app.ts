@@ -6,6 +6,7 @@
  * on sign-in and on wrong secrets, security headers, and errors as `{ error }` JSON.
  *
  * Routes (all JSON unless said):
+ *   GET  / , /index.html                               public: the built app, marked as served by a classroom server
  *   GET  /api/info                                     public: that this is a classroom server
  *   POST /api/student/join        { code, device }     → { token, state }
  *   POST /api/student/consent                          (Authorization: Bearer <token>)
