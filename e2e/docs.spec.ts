@@ -29,6 +29,7 @@ test('the docs in the page: from an axis score to its section in metrics.md, fro
 
   // The leakage axis's name links to its section of metrics.md, bundled with the page.
   const table = page.getByRole('table', { name: 'Axis scores' });
+  await table.screenshot({ path: 'test-results/docs-axis-table.png' });
   await table.getByRole('link', { name: 'Answer leakage' }).click();
   await expect(page).toHaveURL(/#docs\/metrics\/answer-leakage$/);
   const doc = page.getByTestId('doc');
