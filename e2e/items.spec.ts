@@ -19,6 +19,11 @@ test('browse the item bank: typeset math, figures, the teacher view, and answers
   await page.getByLabel('Your answer').fill(answer);
   await page.getByRole('button', { name: 'Check' }).click();
   await expect(page.getByTestId('item-verdict')).toHaveText(/^Correct/);
+  // The verdict belongs to that item: another skill's item shows none.
+  await page.getByLabel('Skill').selectOption('1');
+  await expect(page.getByTestId('item-verdict')).toHaveCount(0);
+  await page.getByLabel('Skill').selectOption('87');
+  await expect(page.getByTestId('item-verdict')).toHaveText(/^Correct/);
 
   // A picture skill renders its own (sanitised) SVG with a text alternative.
   await page.getByLabel('Skill').selectOption('2');

@@ -6,6 +6,7 @@
  * on sign-in and on wrong secrets, security headers, and errors as `{ error }` JSON.
  *
  * Routes (all JSON unless said):
+ *   GET  / , /index.html                               public: the built app, marked as served by a classroom server
  *   GET  /api/info                                     public: that this is a classroom server
  *   POST /api/student/join        { code, device }     → { token, state }
  *   POST /api/student/consent                          (Authorization: Bearer <token>)
@@ -29,6 +30,9 @@
  *   GET  /api/teacher/studies/:id/traces/:code         → one trace (JSONL)
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { CLASSROOM_META } from '../adapters/classroom/page-mark';
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { secureHeaders } from 'hono/secure-headers';
@@ -241,10 +245,22 @@ export function classroomApp(o: ClassroomAppOptions): Hono {
 
   // ---- the app -------------------------------------------------------------------------------
   if (o.staticDir) {
-    app.use('/*', serveStatic({ root: o.staticDir }));
-    app.get('/', serveStatic({ root: o.staticDir, path: 'index.html' }));
+    // The page, marked as served by a classroom server: only such a page asks /api/info.
+    const staticDir = o.staticDir;
+    const page = async (c: Context) => c.html(markServedByClassroom(await readFile(join(staticDir, 'index.html'), 'utf8')));
+    app.get('/', page);
+    app.get('/index.html', page);
+    app.use('/*', serveStatic({ root: staticDir }));
   }
   return app;
+}
+
+/** index.html with the meta tag that tells the page it is served by a classroom server. */
+export function markServedByClassroom(html: string): string {
+  const meta = `<meta name="${CLASSROOM_META}" content="1">`;
+  if (html.includes('</head>')) return html.replace('</head>', `${meta}</head>`);
+  const doctype = /^<!doctype html>/i.exec(html);
+  return doctype ? `${doctype[0]}${meta}${html.slice(doctype[0].length)}` : `${meta}${html}`;
 }
 
 class BadBody extends Error {}

@@ -153,6 +153,25 @@ describe('classroom server', () => {
     expect(await hostStatus(`192.168.1.20:${port}`)).toBe(200);
   });
 
+  it('marks the page it serves as a classroom server\'s (the page asks /api/info only then)', async () => {
+    const other = mkdtempSync(join(tmpdir(), 'classroom-page-'));
+    const web = join(other, 'dist');
+    mkdirSync(web, { recursive: true });
+    writeFileSync(join(web, 'index.html'), '<!doctype html><html><head><title>x</title></head><body></body></html>');
+    const s = await startClassroom({ data: join(other, 'data'), port: 0, host: '127.0.0.1', llmConfig: [], teacherSecret: T, staticDir: web });
+    try {
+      for (const path of ['/', '/index.html']) {
+        const r = await fetch(new URL(path, s.url));
+        expect(r.status).toBe(200);
+        expect(r.headers.get('content-type')).toContain('text/html');
+        expect(await r.text()).toBe('<!doctype html><html><head><title>x</title><meta name="educlaw-classroom-server" content="1"></head><body></body></html>');
+      }
+    } finally {
+      await s.stop();
+      rmSync(other, { recursive: true, force: true });
+    }
+  });
+
   it('sends a Content-Security-Policy (scripts only from itself, no inline script) on every page, asset, API answer and refusal; no HSTS', async () => {
     const other = mkdtempSync(join(tmpdir(), 'classroom-csp-'));
     const web = join(other, 'dist');

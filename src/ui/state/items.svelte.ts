@@ -9,7 +9,13 @@ export class ItemBrowser {
   seed = $state(1);
   showSolution = $state(false);
   response = $state('');
-  verdict = $state<{ correct: boolean; response: string } | null>(null);
+  /** The last check, with the item it was for: shown only while that item is. */
+  #checked = $state<{ correct: boolean; response: string; key: string } | null>(null);
+  get verdict(): { correct: boolean; response: string } | null {
+    const c = this.#checked;
+    return c && c.key === this.#key() ? { correct: c.correct, response: c.response } : null;
+  }
+  #key = () => `${this.skill}/${this.level}/${this.seed}`;
   item = $derived.by((): { item: Item | null; error: string | null } => {
     try {
       return { item: sampleItem(this.skill, this.level, this.seed), error: null };
@@ -21,12 +27,12 @@ export class ItemBrowser {
   next(): void {
     this.seed += 1;
     this.response = '';
-    this.verdict = null;
+    this.#checked = null;
   }
 
   check(): void {
     const it = this.item.item;
     if (!it || !this.response.trim()) return;
-    this.verdict = { correct: checkAnswer(it, this.response), response: this.response };
+    this.#checked = { correct: checkAnswer(it, this.response), response: this.response, key: this.#key() };
   }
 }
