@@ -74,7 +74,8 @@ export interface ItemView {
 export function disclosesAny(text: string, views: readonly Pick<ItemView, 'item_id' | 'stem' | 'answer' | 'answer_kind' | 'accepted' | 'choices' | 'format' | 'answer_forms'>[]): boolean {
   return disclosuresIn(text, views.map((v) => ({ id: v.item_id, stem: v.stem, answer: v.answer, answerKind: v.answer_kind, accepted: v.accepted, answerForms: v.answer_forms, ...(v.choices ? { choices: v.choices } : {}), ...(v.format ? { format: v.format } : {}) }))).length > 0;
 }
-function openItemIds(ctx: TutorContext): string[] {
+/** The items of the learner's open assignments not done yet (get_assignments). */
+export function openItemIds(ctx: TutorContext): string[] {
   const asg = value<{ assignments: { items: { item_id: string; done: boolean }[] }[] }>(ctx.tools.call('get_assignments', { status: 'open' }), 'get_assignments');
   return [...new Set(asg.assignments.flatMap((a) => a.items.filter((i) => !i.done).map((i) => i.item_id)))];
 }

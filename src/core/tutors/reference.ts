@@ -13,7 +13,7 @@ import type { Tutor, TutorContext, TutorEntry } from './types';
 import type { ToolResult } from '../trace/types';
 import { z } from 'zod';
 import { SimError } from '../errors';
-import { disclosesAny, postWorkedExample, readView, viewsWithin, type ItemView, type ItemViews } from './policies';
+import { disclosesAny, openItemIds, postWorkedExample, readView, viewsWithin, type ItemView, type ItemViews } from './policies';
 
 /** Reference tutors take no config. */
 const NoConfig = z.object({}).strict();
@@ -40,10 +40,6 @@ interface TeacherView extends ItemView {
 /** Reads an item's teacher view once and remembers it in `views` (items never change during a run). */
 function itemReader(views: ItemViews = new Map()): (ctx: TutorContext, id: string) => TeacherView {
   return (ctx, id) => readView<TeacherView>(ctx, id, views);
-}
-function openItems(ctx: TutorContext): string[] {
-  const asg = value<{ assignments: { items: { item_id: string; done: boolean }[] }[] }>(ctx.tools.call('get_assignments', { status: 'open' }), 'get_assignments');
-  return [...new Set(asg.assignments.flatMap((a) => a.items.filter((i) => !i.done).map((i) => i.item_id)))];
 }
 
 const helpItem = (ctx: TutorContext): string | null => (typeof ctx.wake.payload.item_id === 'string' ? ctx.wake.payload.item_id : null);
@@ -100,7 +96,7 @@ export const withholder: TutorEntry = {
       const n = hintsGiven.get(id) ?? 0;
       hintsGiven.set(id, n + 1);
       // Never reveal the answer of any item the learner has open, not only this one; no hint when they cannot all be read this turn.
-      const open = viewsWithin(ctx, openItems(ctx), views);
+      const open = viewsWithin(ctx, openItemIds(ctx), views);
       const safe = (text: string) => open !== null && !disclosesAny(text, [...open, it]);
       const ladder = [...it.hints.slice(Math.min(n, it.hints.length - 1)), ...it.hints];
       const hint = ladder.find(safe);
@@ -181,7 +177,7 @@ export function plannerTutor(know?: (ctx: TutorContext, skills: number[]) => Pro
           if (id) {
             const it = itemOf(ctx, id);
             const posted = postWorkedExample(ctx, it.skill_id, views, [id]);
-            const open = viewsWithin(ctx, openItems(ctx), views);
+            const open = viewsWithin(ctx, openItemIds(ctx), views);
             const hint = open ? it.hints.find((h) => !disclosesAny(h, [...open, it])) : undefined;
             const lead = posted ? 'Look at the worked example I just posted; it uses the same idea.' : "Let's look at this one together.";
             ctx.tools.call('send_message', { text: `${lead} ${hint ?? 'What is the question asking you to find?'} What would you do first?` });
