@@ -8,10 +8,11 @@
  */
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, truncateSync, writeSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { MAX_TRACE_LINE_CHARS, TraceParseError, TraceReader, resumePoint, type TraceEvent } from '../../core/index';
+import { MAX_TRACE_LINE_CHARS, TraceParseError, TraceReader, resumePoint, type RunSink, type TraceEvent } from '../../core/index';
 import { LineTooLong, forEachLine } from './files';
 
-export class TraceAppender {
+/** A trace file as a run's sink (core/engine/runner.ts): `begin` waits for the first live event to cut the file back, `end` closes it. */
+export class TraceAppender implements RunSink {
   readonly path: string;
   readonly #keepBytes: number;
   #fd: number | null = null;
@@ -29,6 +30,9 @@ export class TraceAppender {
     mkdirSync(dirname(resolve(path)), { recursive: true });
   }
 
+  /** The runner's begin: nothing yet (the file is cut back at the first live event; `keepBytes` says to where). */
+  begin(): void {}
+
   append(e: TraceEvent): void {
     if (this.#closed) throw new Error(`${this.path}: the trace file is closed`);
     try {
@@ -42,6 +46,11 @@ export class TraceAppender {
       const x = err as NodeJS.ErrnoException;
       throw new Error(`could not append event ${e.seq} to the trace ${this.path}: ${x.code && !x.message.startsWith(x.code) ? `${x.code}: ` : ''}${x.message}; the events before it are kept (resume it with --resume once there is room)`);
     }
+  }
+
+  /** The runner's end. */
+  end(): void {
+    this.close();
   }
 
   close(): void {
