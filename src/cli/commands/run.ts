@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import { AUTOMATED_TUTORS, TRACER_NAMES, executeRun, formatAxisTable, recordFromTrace, runRecord, scoreTrace, warningLines, type RunRecord, type RunResult, type TraceEvent } from '../../core/index';
+import { AUTOMATED_TUTORS, TRACER_NAMES, formatAxisTable, outsideStop, recordFromTrace, runRecord, runRun, scoreTrace, tutorEntry, warningLines, type RunOutcome, type RunRecord, type TraceEvent } from '../../core/index';
 import { DEFAULT_SCENARIO_PATH, loadScenarioFile } from '../../adapters/node/files';
 import { nodeRunEnv } from '../../adapters/node/run-env';
 import { TraceAppender, resumeFile } from '../../adapters/node/trace-file';
@@ -76,13 +76,11 @@ export function registerRun(program: Command): void {
     // Ctrl-C, SIGTERM or SIGHUP stop the run cleanly: the trace so far ends with reason "aborted" and can be resumed.
     const ac = new AbortController();
     const off = onStopSignals(() => ac.abort());
-    const out = new TraceAppender(path, keepBytes);
     const t0 = performance.now();
-    let res: RunResult & { notices?: string[] };
+    let res: RunOutcome;
     try {
-      res = await executeRun(record, env, { signal: ac.signal, onEvent: (e, replayed) => replayed || out.append(e), ...(stored ? { resume: stored } : {}) });
+      res = await runRun(record, env, { sink: new TraceAppender(path, keepBytes), resume: stored ?? null, signals: [ac.signal] });
     } finally {
-      out.close();
       off();
     }
     const report = scoreTrace(res.events);
@@ -92,9 +90,9 @@ export function registerRun(program: Command): void {
     if (!o.quiet) {
       console.log(`${res.runId}: ${res.reason}, ${res.events.length} events in ${((performance.now() - t0) / 1000).toFixed(2)} s -> ${path}`);
       console.log(formatAxisTable([report]));
-      if (res.stoppedInReplay) console.error(`stopped while replaying the stored events (${res.reason}: ${res.message ?? ''}); ${path} is unchanged\nresume with: npm run cli -- run --resume ${path}`);
-      else if (res.reason !== 'horizon_reached') console.error(`stopped: ${res.reason}: ${res.message ?? ''}${res.reason === 'aborted' || res.reason === 'llm_error' || (res.reason === 'tutor_error' && record.tutor.name === 'http') ? `\nresume with: npm run cli -- run --resume ${path}` : ''}`);
+      if (res.ending === 'unchanged') console.error(`stopped while replaying the stored events (${res.reason}: ${res.message ?? ''}); ${path} is unchanged\nresume with: npm run cli -- run --resume ${path}`);
+      else if (res.ending === 'partial') console.error(`stopped: ${res.reason}: ${res.message ?? ''}${outsideStop(res.reason, tutorEntry(record.tutor.name).needs) ? `\nresume with: npm run cli -- run --resume ${path}` : ''}`);
     }
-    if (res.reason !== 'horizon_reached') process.exitCode = 3;
+    if (res.ending !== 'complete') process.exitCode = 3;
   });
 }
