@@ -1,6 +1,6 @@
 /**
  * A worker of a queue-backed sweep (`npm run worker -- --queue redis://… --out <shared dir>`): takes
- * run jobs from the BullMQ queue, runs them with the engine (executeRun, as `run` and `sweep` do),
+ * run jobs from the BullMQ queue, runs them with the engine (runRun, as `run` and `sweep` do),
  * and keeps the traces in a directory every worker and the sweep share:
  *
  *   <out>/partial/<runId>.jsonl   the trace of a run under way, appended event by event (a killed
@@ -26,7 +26,7 @@ import { hostname } from 'node:os';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker, UnrecoverableError, WaitingError, type Job } from 'bullmq';
-import { errorMessage, executeRun, type KnowledgeTracer, type LlmClient, type RunEnv, type EventOf } from '../../../core/index';
+import { errorMessage, runRun, type KnowledgeTracer, type LlmClient, type RunEnv, type EventOf } from '../../../core/index';
 import { OpenAiCompatClient } from '../../llm/openai-compat';
 import { keyFor, loadLlmConfig, pickProvider } from '../llm-config';
 import { nodeRunEnv } from '../run-env';
@@ -117,10 +117,6 @@ export function startQueueWorker(o: QueueWorkerOptions): QueueWorker {
       if (diff.length) throw new UnrecoverableError(`${partialPath} was written for another run (${diff.join('; ')}); move it away or use another --out`);
     }
     log(from ? `resuming ${runId} after ${from.keep} events (attempt ${job.attemptsMade + 1})` : `started ${runId} (attempt ${job.attemptsMade + 1})`);
-    const ac = new AbortController();
-    const abort = () => ac.abort();
-    stopping.signal.addEventListener('abort', abort, { once: true });
-    signal?.addEventListener('abort', abort, { once: true });
     const held: [string, KnowledgeTracer][] = [];
     const env: RunEnv = {
       ...base,
@@ -131,17 +127,17 @@ export function startQueueWorker(o: QueueWorkerOptions): QueueWorker {
         return t;
       },
     };
-    const out = new TraceAppender(partialPath, from?.keepBytes ?? 0);
     let liveCalls = 0;
     let day = -1;
     let res;
     try {
-      res = await executeRun(record, env, {
-        signal: ac.signal,
-        ...(from ? { resume: from.stored } : {}),
-        onEvent: (e, replayed) => {
+      // Stopped by this worker closing or by BullMQ (a lost lock).
+      res = await runRun(record, env, {
+        sink: new TraceAppender(partialPath, from?.keepBytes ?? 0),
+        resume: from?.stored ?? null,
+        signals: [stopping.signal, signal],
+        observe: (e, replayed) => {
           if (replayed) return;
-          out.append(e);
           if (e.type === 'model_call') liveCalls++;
           if (e.type === 'lms_event' && e.day !== day) {
             day = e.day;
@@ -150,18 +146,15 @@ export function startQueueWorker(o: QueueWorkerOptions): QueueWorker {
         },
       });
     } finally {
-      out.close();
       for (const [n, t] of held) tracers.give(n, t);
-      stopping.signal.removeEventListener('abort', abort);
-      signal?.removeEventListener('abort', abort);
     }
     const ms = performance.now() - t0;
-    if (res.reason === 'horizon_reached') {
+    if (res.ending === 'complete') {
       // The whole trace or nothing in traces/, then the partial one goes.
       writeFileAtomic(finalPath, readFileSync(partialPath, 'utf8'));
       rmSync(partialPath, { force: true });
       log(`completed ${runId}${from ? ` (resumed after ${from.keep} events)` : ''}: ${liveCalls} model calls, ${(ms / 1000).toFixed(1)} s`);
-      return { runId, ms, replayed: from?.keep ?? 0, liveCalls, worker: name };
+      return { runId, ms, replayed: res.keep, liveCalls, worker: name };
     }
     if (stopping.signal.aborted && token) {
       // This worker is stopping: the job goes back to the queue at once, its attempt not used up.
