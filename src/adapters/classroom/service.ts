@@ -18,17 +18,17 @@ import {
   Rng,
   hashString,
   dayOf,
-  driveTutor,
   errorMessage,
-  openRun,
   resumePoint,
   runRecord,
+  startRun,
   skillInfo,
   type Item,
   type LlmClient,
   type OpenRun,
   type RunEnv,
   type RunResult,
+  type RunSink,
   type SimMinutes,
   type StudentAction,
   type TraceEvent,
@@ -711,8 +711,6 @@ export class ClassroomService {
       await this.store.putSession(row);
     }
     const resume = stored.length > 0 && row.status === 'active' ? stored : null;
-    const keep = resume ? resumePoint(resume).length : 0;
-    if (resume) await this.store.truncateEvents(p.code, keep);
     const queue = new ActionQueue(resume ? actionsFromTrace(resumePoint(resume)) : []);
     const ac = new AbortController();
     let learner!: RealLearner;
@@ -725,45 +723,18 @@ export class ClassroomService {
       ...(this.env.run.llm ? { llm: (ref) => this.#capped(this.env.run.llm!(ref), study) } : {}),
       learner: () => (learner = new RealLearner(p.code, queue, row!.record.scenario.horizonDays)),
     };
-    const pending: { seq: number; json: string }[] = [];
-    const run = await openRun(row.record, env, {
-      signal: ac.signal,
-      ...(resume ? { resume } : {}),
-      onEvent: (e, replayed) => {
-        if (replayed) return;
-        pending.push({ seq: e.seq, json: JSON.stringify(e) });
-        const batch = pending.splice(0);
-        live.writes = live.writes
-          .then(() => this.store.appendEvents(p.code, batch))
-          .catch((err: unknown) => {
-            // The first failed write stops the run: it must not go on with events that are not
-            // stored. The session stays active in the store, so a restart resumes it from what is.
-            if (!live.writeFailed) {
-              live.writeFailed = true;
-              console.error(`classroom: storing event ${batch[0]?.seq} of ${p.code} failed; the session stops (a restart resumes it):`, err);
-              live.ac.abort();
-              live.queue.close('the server could not store the session');
-            }
-            throw err;
-          });
-        // Whoever waits for the writes (a request, the export, the run's end) sees the failure;
-        // until one does, it must not be an unhandled rejection (that would end the server's process).
-        live.writes.catch(() => undefined);
-      },
-    });
+    const started = await startRun(row.record, env, { sink: storeSink(this.store, live, resume !== null), resume, signals: [ac.signal] });
+    const run = started.run;
     live.run = run;
     live.learner = learner;
-    if (!run.tutor) throw new SimError('TUTOR_NOT_AUTOMATED', 'a study needs an automated tutor');
     this.#live.set(p.code, live);
-    live.done = driveTutor(run.session, run.tutor)
+    live.done = started.done
       .then(async (res) => {
-        await live.writes;
-        live.row = { ...live.row, events: res.events.length, status: res.reason === 'horizon_reached' ? 'done' : 'stopped', endReason: res.reason };
+        live.row = { ...live.row, events: res.events.length, status: res.ending === 'complete' ? 'done' : 'stopped', endReason: res.reason };
         await this.store.putSession(live.row);
         return res;
       })
       .catch(async (e: unknown) => {
-        await live.writes.catch(() => undefined);
         // A failed write leaves the session active (resumable); any other failure stops it, with why.
         if (!live.writeFailed) {
           live.row = { ...live.row, status: 'stopped', endReason: errorMessage(e) };
@@ -883,6 +854,42 @@ function tutorOf(study: StudyRow, p: ParticipantRow): { name: string; config: Re
   const c = study.spec.conditions?.find((x) => x.name === p.condition);
   if (study.spec.conditions && !c) throw new ClassroomError(409, `participant ${p.code} has no condition of this study`);
   return c ? c.tutor : study.spec.tutor;
+}
+
+/**
+ * The classroom's run sink (core/engine/runner.ts): every live event is stored as it is recorded,
+ * one write after the other (`live.writes`, which requests and the export wait for). A resume first
+ * cuts the stored events back to what it replays. The first failed write stops the run: it must not
+ * go on with events that are not stored; the session stays active in the store, so a restart
+ * resumes it from what is.
+ */
+function storeSink(store: ClassroomStore, live: Live, resuming: boolean): RunSink {
+  let stop: (cause: unknown) => void = () => {};
+  return {
+    stops: true,
+    async begin(keep, stopRun) {
+      stop = stopRun;
+      if (resuming) await store.truncateEvents(live.code, keep);
+    },
+    append(e) {
+      const batch = [{ seq: e.seq, json: JSON.stringify(e) }];
+      live.writes = live.writes
+        .then(() => store.appendEvents(live.code, batch))
+        .catch((err: unknown) => {
+          if (!live.writeFailed) {
+            live.writeFailed = true;
+            console.error(`classroom: storing event ${batch[0]?.seq} of ${live.code} failed; the session stops (a restart resumes it):`, err);
+            stop(err);
+            live.queue.close('the server could not store the session');
+          }
+          throw err;
+        });
+      // Whoever waits for the writes (a request, the export, the run's end) sees the failure;
+      // until one does, it must not be an unhandled rejection (that would end the server's process).
+      live.writes.catch(() => undefined);
+    },
+    end: () => live.writes,
+  };
 }
 
 /** A real student has no persona seed (the RealLearner never reads them). */
