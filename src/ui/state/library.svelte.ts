@@ -4,8 +4,9 @@
  * runs (start, resume, cancel, delete, import, export, judge). Views only render it and call it,
  * so a run or a sweep keeps going and keeps reporting while the user visits other tabs.
  *
- * Every run goes through the engine's one entry point, `executeRun(record, env)`; its events are
- * written to IndexedDB as it goes, so a reload keeps what was recorded and the run can be resumed.
+ * Every run goes through the engine's run runner (run-execution.ts: `runRun` with the IndexedDB
+ * sink): its events are written to IndexedDB as it goes, so a reload keeps what was recorded and
+ * the run can be resumed.
  * Across tabs of this browser, a live run holds a lease (run-lease.ts): a "running" record whose
  * lease nobody holds is marked interrupted; a run live in another tab is left alone.
  */
@@ -13,9 +14,6 @@ import { SvelteMap, SvelteSet } from 'svelte/reactivity';
 import pLimit from 'p-limit';
 import {
   errorMessage,
-  executeRun,
-  openRun,
-  PlayDriver,
   TUTORS,
   judgeTrace,
   loadPersonaSeeds,
@@ -32,18 +30,12 @@ import {
   withVerdicts,
   PANEL_DEFAULTS,
   effectiveScenario,
-  type CurvePoint,
   type RunEnv,
   type RunRecord,
-  type RunResult,
   type RunSummary,
   type BenchmarkJob,
   type BenchmarkSpec,
   type TraceEvent,
-  type ToolResult,
-  type Turn,
-  type TurnStatus,
-  type RunOptions,
 } from '../../core/index';
 import { RunStore, isQuotaError, storageErrorText, type BenchmarkJobEntry, type StoredBenchmark, type StoredRun } from '../../adapters/browser/run-store';
 import { zipBenchmark, type Bundle } from '../../adapters/browser/benchmark-bundle';
@@ -53,159 +45,10 @@ import { clientFor, loadSettings, type LlmSettingsData } from '../../adapters/br
 import { browserHttpTransport } from '../../adapters/browser/agent-http';
 import type { HttpTransport, ParsedTrace } from '../../core/index';
 import { exportFileName, fileStem } from './run-facts';
+import { LiveRun, PlayRun } from './live-run.svelte';
+import { executeStoredRun } from './run-execution';
 
-/** Tokens, cost and retries of a live run's LLM calls (from its model_call events). */
-export interface LiveUsage {
-  calls: number;
-  failed: number;
-  retries: number;
-  tokensIn: number;
-  tokensOut: number;
-  cost: number | null;
-}
-const noUsage = (): LiveUsage => ({ calls: 0, failed: 0, retries: 0, tokensIn: 0, tokensOut: 0, cost: null });
-
-/** Events are written in batches of this many (and at each day's start), so a reload loses at most a batch, which a resume replays. */
-const FLUSH_EVERY = 100;
-
-/** A run started (or resumed) in this tab: its progress while it runs, its outcome after. */
-export class LiveRun {
-  readonly key: string;
-  readonly horizon: number;
-  state = $state<'loading' | 'running' | 'done' | 'stopped' | 'failed'>('loading');
-  progress = $state(0);
-  progressText = $state('Loading the learner model…');
-  curve = $state.raw<CurvePoint[]>([]);
-  usage = $state<LiveUsage>(noUsage());
-  tracerStatus = $state<string | null>(null);
-  error = $state<string | null>(null);
-  /** Stored events a resumed run replayed before going live. */
-  replayed = $state(0);
-  readonly abort = new AbortController();
-  /** Resolves with the stored run once it has ended (or failed). */
-  done: Promise<StoredRun>;
-  resolveDone!: (r: StoredRun) => void;
-
-  constructor(key: string, horizon: number) {
-    this.key = key;
-    this.horizon = horizon;
-    this.done = new Promise((r) => (this.resolveDone = r));
-  }
-
-  get active(): boolean {
-    return this.state === 'loading' || this.state === 'running';
-  }
-
-  see(e: TraceEvent): void {
-    if (e.type === 'model_call') {
-      const u = this.usage;
-      this.usage = {
-        calls: u.calls + 1,
-        failed: u.failed + (e.response === null ? 1 : 0),
-        retries: u.retries + e.retries,
-        tokensIn: u.tokensIn + (e.usage?.promptTokens ?? 0),
-        tokensOut: u.tokensOut + (e.usage?.completionTokens ?? 0),
-        cost: e.cost === null ? u.cost : (u.cost ?? 0) + e.cost,
-      };
-    } else if (e.type === 'probe') this.curve = [...this.curve, { day: e.day, solveRate: e.solveRate, gradedRate: e.gradedRate }];
-    else if (e.type === 'lms_event' && e.kind === 'day_start') {
-      this.progress = (e.day - 1) / this.horizon;
-      this.progressText = `Day ${e.day} of ${this.horizon}`;
-    }
-  }
-}
-
-/**
- * A run a person plays (the Play view): the live run plus the turn the person holds. Every action
- * goes through the turn's tool box (the same rules and errors as an agent's calls); ending the
- * turn, staying silent or skipping lets the world move. The world's events arrive through the
- * run's `see`; `version` changes with each, so views re-read the session.
- */
-export class PlayRun extends LiveRun {
-  turn = $state.raw<Turn | null>(null);
-  status = $state.raw<TurnStatus | null>(null);
-  /** The world is moving (between two of the person's turns). */
-  moving = $state(false);
-  instructorView = $state(false);
-  /** Result of the last call of each tool in this turn (read panels and form messages). */
-  results = $state.raw<Record<string, ToolResult>>({});
-  version = $state(0);
-  #driver = $state.raw<PlayDriver | null>(null);
-  #ended!: () => void;
-  readonly ended = new Promise<void>((r) => (this.#ended = r));
-  /** Why the session could not go on (e.g. a resumed run that does not replay its stored trace). */
-  failure: unknown = null;
-
-  get driver(): PlayDriver | null {
-    return this.#driver;
-  }
-
-  override see(e: TraceEvent): void {
-    super.see(e);
-    this.version++;
-  }
-
-  /** The driver's session is ready: take the first turn. */
-  async attach(driver: PlayDriver, replay: readonly TraceEvent[] | null): Promise<void> {
-    this.#driver = driver;
-    await this.#move(() => driver.start(replay));
-  }
-
-  /** Resolves once every event recorded so far is stored (set by the run library). */
-  persist: () => Promise<void> = async () => undefined;
-
-  async #move(step: () => Promise<Turn | null>): Promise<void> {
-    this.moving = true;
-    this.turn = null;
-    this.results = {};
-    try {
-      const t = await step();
-      // The person gets the turn only once everything before it is stored: a reload then
-      // continues exactly there.
-      await this.persist();
-      this.turn = t;
-      this.status = t ? t.status : null;
-      if (t) this.progressText = `Day ${t.wake.day} of ${this.horizon}: your turn`;
-    } catch (e) {
-      this.failure = e;
-    } finally {
-      this.moving = false;
-      if (this.failure || this.#driver?.ended) this.#ended();
-    }
-  }
-
-  /** One tool call in the open turn, checked by the turn rules; its result is kept for the form that made it. */
-  call(name: string, args: unknown): ToolResult {
-    const t = this.turn;
-    if (!t) return { ok: false, error: { code: 'ILLEGAL', message: 'no turn is open: wait for the learner' } };
-    const r = t.tools.call(name, args);
-    this.results = { ...this.results, [name]: r };
-    this.status = t.status;
-    return r;
-  }
-
-  setInstructorView(on: boolean): void {
-    const t = this.turn;
-    if (!t || on === this.instructorView) return;
-    t.recordInstructorView(on);
-    this.instructorView = on;
-    // A new status object: views that re-read the session on each call see the recorded switch too.
-    this.status = t.status;
-  }
-
-  endTurn = () => this.#move(() => this.#driver!.endTurn());
-  staySilent = () => this.#move(() => this.#driver!.staySilent());
-  skipToDay = (day: number) => this.#move(() => this.#driver!.skipToDay(day));
-  finish = () => this.#move(async () => (await this.#driver!.finish(), null));
-  /** Ends the run after this turn (run_end ended_by_tutor, scored on the days played). */
-  endHere = () => this.#move(() => this.#driver!.endHere());
-
-  /** Cancels the run: an open turn is failed, so the session stops (reason aborted). */
-  stop(): void {
-    this.abort.abort();
-    if (this.#driver?.turn) void this.#move(() => this.#driver!.stop(new Error('the run was cancelled')));
-  }
-}
+export { LiveRun, PlayRun, type LiveUsage } from './live-run.svelte';
 
 /**
  * A benchmark running in this tab (or the last one that ran here): its stored object, which of its
@@ -461,137 +304,16 @@ export class RunLibrary {
     const live = played ? new PlayRun(rec.key, effectiveScenario(record).horizonDays) : new LiveRun(rec.key, effectiveScenario(record).horizonDays);
     this.live.set(rec.key, live);
     if (live instanceof PlayRun) this.play = live;
-    const held: PooledTracer[] = [];
     const run = async (): Promise<StoredRun> => {
-      let keep = 0;
-      if (stored) {
-        keep = resumePoint(stored).length;
-        await this.store.truncateEvents(rec.key, keep);
-      }
-      await this.store.putRun(rec);
-      this.runs = [rec, ...this.runs.filter((r) => r.key !== rec.key)];
-      this.#changed();
-      const settings = loadSettings().data;
-      const buffer: TraceEvent[] = [];
-      let writes = Promise.resolve();
-      let writeError: unknown = null;
-      // Events stored for this run (seq below this), so the record never claims more than storage holds.
-      let storedTo = keep;
-      const flush = () => {
-        const batch = buffer.splice(0);
-        // After the first failed write nothing more is written (or spent): the run is being stopped.
-        if (batch.length === 0 || writeError) return;
-        writes = writes
-          .then(async () => {
-            if (writeError) return;
-            await this.store.appendEvents(rec.key, batch);
-            storedTo = batch[batch.length - 1]!.seq + 1;
-          })
-          .catch((e: unknown) => {
-            // Nothing more is spent on a run that can no longer be stored: it stops at once.
-            writeError ??= e;
-            live.abort.abort();
-          });
-      };
-      if (live instanceof PlayRun)
-        live.persist = async () => {
-          flush();
-          await writes;
-          if (writeError) throw writeError;
-        };
-      let res: RunResult | null = null;
-      let seen = 0;
+      const held: PooledTracer[] = [];
       try {
-        const drive = live instanceof PlayRun ? playDriver(live) : executeRun;
-        res = await drive(record, this.#env(settings, live, held), {
-          signal: live.abort.signal,
-          ...(stored ? { resume: stored } : {}),
-          onEvent: (e, replayed) => {
-            seen = e.seq + 1;
-            if (live.state === 'loading') {
-              live.state = 'running';
-              live.progressText = stored ? `Replaying ${keep} stored events…` : 'Running…';
-            }
-            live.see(e);
-            if (replayed) {
-              live.replayed = e.seq + 1;
-              return;
-            }
-            buffer.push(e);
-            // A person's turn may stay open for minutes: what they did so far is stored at once.
-            const personal = live instanceof PlayRun && (e.type === 'wake' || e.type === 'tool_call' || e.type === 'turn_end' || (e.type === 'lms_event' && e.kind === 'instructor_view'));
-            if (personal || buffer.length >= FLUSH_EVERY || (e.type === 'lms_event' && e.kind === 'day_start')) flush();
-          },
-        });
-        flush();
-        await writes;
-        if (writeError) throw writeError;
-        if (res.stoppedInReplay && stored) {
-          // Stopped before it caught up with what was stored: the stored trace is unchanged.
-          rec.events = keep;
-          rec.endReason = null;
-          rec.report = scoreTrace(stored.slice(0, keep));
-          rec.status = 'interrupted';
-          rec.error = `stopped while replaying its stored events (${res.reason}: ${res.message ?? ''}); the stored trace is unchanged, and Resume continues it`;
-          live.progress = 0;
-          live.state = 'stopped';
-          live.progressText = `Stopped: ${res.reason}`;
-        } else {
-          rec.events = res.events.length;
-          rec.endReason = res.reason;
-          rec.report = scoreTrace(res.events);
-          rec.digest = digestRun({ events: res.events });
-          // A run its tutor ended (a person's "end the run here") is complete on the days played.
-          const finished = res.reason === 'horizon_reached' || res.reason === 'ended_by_tutor';
-          rec.status = finished ? 'done' : 'failed';
-          rec.error = finished ? null : `${res.reason}: ${res.message ?? ''}`;
-          if (rec.benchmark) rec.benchmark = { ...rec.benchmark, run: summarizeRun(res.events, record.source) };
-          live.progress = 1;
-          live.state = finished ? 'done' : 'stopped';
-          live.progressText = res.reason === 'horizon_reached' ? 'Done' : finished ? `Ended by the tutor after ${res.events.at(-1)?.type === 'run_end' ? (res.events.at(-1) as { days: number }).days : '?'} days` : `Stopped: ${res.reason}`;
-        }
-      } catch (e) {
-        flush();
-        await writes;
-        rec.status = 'failed';
-        if (writeError) {
-          // The first failed write stopped the run: the record says what storage holds, and why.
-          const full = isQuotaError(writeError);
-          const text = storageErrorText(writeError);
-          rec.endReason = full ? 'storage_full' : 'internal_error';
-          rec.events = storedTo;
-          const kept = [...(stored ?? []).slice(0, keep), ...(res?.events ?? []).slice(keep, storedTo)];
-          rec.report = kept.length === storedTo && storedTo > 0 ? scoreTrace(kept) : null;
-          delete rec.digest;
-          rec.error = full
-            ? `storage_full: this site's storage is full (${text}); the run was stopped at its first failed write, with ${storedTo} of ${seen} events stored. Delete runs to free space, then Resume continues it.`
-            : `the run's events could not be stored (${text}); it was stopped at the first failed write, with ${storedTo} of ${seen} events stored`;
-          live.progressText = full ? 'Stopped: storage_full' : 'Failed';
-          live.error = `The run could not be stored and was stopped: ${rec.error}`;
-        } else {
-          rec.events = seen;
-          rec.error = storageErrorText(e);
-          live.error = `The run failed: ${rec.error}. The events recorded so far are kept.`;
-          live.progressText = 'Failed';
-        }
-        live.state = 'failed';
+        const listed = () => {
+          this.runs = [rec, ...this.runs.filter((r) => r.key !== rec.key)];
+          this.#changed();
+        };
+        await executeStoredRun({ store: this.store, rec, record, stored, live, env: this.#env(loadSettings().data, live, held), listed });
       } finally {
         for (const t of held) this.#tracers.release(t);
-      }
-      try {
-        await this.store.putRun(rec);
-      } catch (e) {
-        // A full storage may refuse the record with its report: the smallest record that says how the run ended is tried next.
-        const slim: StoredRun = { ...rec, report: null };
-        delete slim.digest;
-        try {
-          await this.store.putRun(slim);
-          Object.assign(rec, { report: null });
-          delete rec.digest;
-          live.error = `${live.error ? `${live.error} ` : ''}The run's score report could not be stored (${storageErrorText(e)}); it is computed again when the run is opened.`;
-        } catch (e2) {
-          live.error = `${live.error ? `${live.error} ` : ''}Could not save the run's record (${storageErrorText(e2)}); after a reload it shows as interrupted, with the events stored so far.`;
-        }
       }
       this.runs = this.runs.map((r) => (r.key === rec.key ? { ...rec } : r));
       this.#changed();
@@ -845,15 +567,4 @@ export class RunLibrary {
     });
     return lb;
   }
-}
-
-/** Runs a played run: the person holds its turns through the PlayRun until the run ends. */
-function playDriver(live: PlayRun) {
-  return async (record: RunRecord, env: RunEnv, opts: RunOptions): Promise<RunResult> => {
-    const run = await openRun(record, env, opts);
-    await live.attach(new PlayDriver(run.session), run.replay);
-    await live.ended;
-    if (live.failure) throw live.failure;
-    return run.session.result();
-  };
 }
