@@ -31,6 +31,7 @@ const scale = Number(arg('--ability-scale', '1'));
 if (!(scale >= 0)) throw new Error(`--ability-scale must be a number ≥ 0 (got ${arg('--ability-scale', '1')})`);
 if (!(bound > 0)) throw new Error(`--bound must be a positive number of logits (got ${arg('--bound', '4')})`);
 const TOLERANCE = 0.015;
+const CRITERION = { decile: 0.08, sdRatio: [0.85, 1.15] as const };
 const split = arg('--split', 'test');
 if (split !== 'test' && split !== 'valid') throw new Error(`--split must be test or valid (got ${split})`);
 const { students: all, source } = readFold(data, fold, split);
@@ -145,6 +146,15 @@ async function perStudentAbility(name: string, tracer: Awaited<ReturnType<typeof
     const [lo, hi] = bootSlope(x, y);
     const mean = rows.reduce((a, r) => a + c.v(r) - r.real, 0) / rows.length;
     console.log(`  ${c.label.padEnd(50)} ${pp(mean).padStart(6)}  ${olsSlope(x, y).toFixed(2)} [${lo.toFixed(2)}, ${hi.toFixed(2)}]  ${(sd(rows.map(c.v)) / realSd).toFixed(2).padStart(8)}  ${(maxAbs(byReal(c)) * 100).toFixed(1)} / ${(maxAbs(byWarm(c)) * 100).toFixed(1)} / ${(maxAbs(quant(c.v)) * 100).toFixed(1)}`);
+  }
+  // The proposed per-decile criterion (docs/measurements/2026-12-03-per-student-ability.md; set
+  // after the first measurement, not enforced by the exit code): a generator's population of
+  // students matches the real one decile by decile, with the real spread and the real mean.
+  for (const c of cols.slice(0, 3)) {
+    const mean = rows.reduce((a, r) => a + c.v(r) - r.real, 0) / rows.length;
+    const worst = maxAbs(quant(c.v)), ratio = sd(rows.map(c.v)) / realSd;
+    const holds = worst <= CRITERION.decile && ratio >= CRITERION.sdRatio[0] && ratio <= CRITERION.sdRatio[1] && Math.abs(mean) <= TOLERANCE;
+    console.log(`${name}: criterion (sorted deciles within ±${CRITERION.decile * 100} pp, SD ratio ${CRITERION.sdRatio.join('–')}, mean within ±${TOLERANCE * 100} pp): ${c.label}: ${holds ? 'holds' : 'fails'} (${(worst * 100).toFixed(1)} pp, ${ratio.toFixed(2)}, ${pp(mean)} pp)`);
   }
 }
 
