@@ -70,11 +70,20 @@ export function readAktFoldFile(path: string): StudentSequence[] {
 
 /** The held-out test students of fold k of a data set directory, and where they came from. */
 export function readTestFold(dir: string, fold: number): { students: StudentSequence[]; source: string } {
+  return readFold(dir, fold, 'test');
+}
+
+/**
+ * A fold's students: the test file, or the validation file of the AKT fold files (model selection
+ * only, never trained on; sequences.csv has no validation split).
+ */
+export function readFold(dir: string, fold: number, split: 'test' | 'valid'): { students: StudentSequence[]; source: string } {
   for (const sub of [dir, join(dir, 'akt_folds')]) {
     if (!existsSync(sub)) continue;
-    const f = readdirSync(sub).find((n) => new RegExp(`_test${fold}\\.csv(\\.gz)?$`).test(n));
+    const f = readdirSync(sub).find((n) => new RegExp(`_${split}${fold}\\.csv(\\.gz)?$`).test(n));
     if (f) return { students: shiftIds(readAktFoldFile(join(sub, f))), source: join(sub, f) };
   }
+  if (split === 'valid') throw new Error(`no validation fold ${fold} in ${dir}: expected *_valid${fold}.csv[.gz] in the directory or akt_folds/`);
   for (const n of ['sequences.csv.gz', 'sequences.csv']) {
     const p = join(dir, n);
     if (existsSync(p)) {
