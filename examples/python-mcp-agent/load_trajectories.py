@@ -3,7 +3,7 @@
     python examples/python-mcp-agent/load_trajectories.py runs/a.jsonl runs/b.jsonl [--template <tokenizer dir>]
 
 Files of different tutors (built-in, LLM, MCP, HTTP) load as one table and concatenate
-(educlaw-trajectory/2: one type per column). The script prints one JSON object: rows per tutor,
+(educlaw-trajectory/3: one type per column). The script prints one JSON object: rows per tutor,
 per split, the groups on each side of the split, and that no group crosses it. With --template
 (a local tokenizer folder whose chat template takes tools, and `transformers` installed) it renders
 every conversation with the tools through `apply_chat_template`, the step TRL's SFTTrainer takes for

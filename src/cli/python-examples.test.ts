@@ -112,7 +112,7 @@ describe('a mixed export loads with Hugging Face datasets', () => {
     expect(o.rows).toBe(lines.reduce((a, b) => a + b, 0));
     expect(o.tutor_names).toEqual(['llm', 'mcp', 'planner']);
     expect(o.samples).toBe(3);
-    expect(o.formats).toEqual(['educlaw-trajectory/2']);
+    expect(o.formats).toEqual(['educlaw-trajectory/3']);
     expect(o.groups_crossing_splits).toEqual([]);
     if (hasTransformers) expect(o.rendered).toBe(o.rows);
   });
