@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { parseJsonl, type TraceEvent } from '../core/index';
+import { parseJsonl, strictSchemaProblems, type TraceEvent } from '../core/index';
 import { MINI_PATH } from '../testing/fixtures';
 import { AGENT, callJson, runClient, tutor } from '../../examples/mcp-client/client';
 import { teach } from '../../examples/mcp-client/policy';
@@ -177,6 +177,31 @@ describe('serve-mcp over HTTP: sessions as real clients use them', () => {
       const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as { tutors: { config: { agent: string } }[]; runs: { runId: string }[] };
       expect(summary.tutors.map((t) => t.config.agent)).toEqual([AGENT.name, 'beta-tutor']);
       expect(summary.runs.map((r) => r.runId).sort()).toEqual([w2.run_id, w1.run_id].sort());
+    } finally {
+      s.kill();
+    }
+  });
+
+  it('--strict-schemas: the LMS tools are listed in OpenAI strict form, and a null is read as "not given" (the trace records the call without it)', async () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'educlaw-mcp-')), 'strict.jsonl');
+    const s = await serve(out, ['--strict-schemas']);
+    try {
+      const c = new Client(AGENT);
+      const tr = new StreamableHTTPClientTransport(new URL(s.url));
+      await c.connect(tr);
+      const tools = (await c.listTools()).tools;
+      const lms = tools.filter((t) => !['wait_for_event', 'end_turn', 'get_turn_status'].includes(t.name));
+      expect(lms).toHaveLength(10);
+      for (const t of lms) expect(strictSchemaProblems(t.inputSchema), t.name).toEqual([]);
+      expect((await callJson<{ type: string }>(c, 'wait_for_event')).type).toBe('wake');
+      const r = await callJson<{ ok: boolean }>(c, 'get_gradebook', { skill_id: null, last_n: 2 });
+      expect(r.ok).toBe(true);
+      await tr.terminateSession();
+      await c.close();
+      await s.exited;
+      const call = trace(out).t.events.find((e) => e.type === 'tool_call');
+      expect(call).toMatchObject({ tool: 'get_gradebook' });
+      expect(call?.type === 'tool_call' && call.args).toEqual({ last_n: 2 });
     } finally {
       s.kill();
     }

@@ -38,6 +38,7 @@ interface ServeMcpOptions {
   port: number;
   idleTimeout: number;
   sessions: number;
+  strictSchemas?: boolean;
   allowOrigin?: string[];
   model?: string;
   agentName?: string;
@@ -74,6 +75,7 @@ export function registerServeMcp(program: Command): void {
     .option('--allow-origin <origin>', 'HTTP: a web page origin (scheme://host:port) allowed to call the server besides loopback ones; repeatable (other Origins and Hosts get 403)', collect)
     .option('--idle-timeout <s>', 'HTTP: stop the run after this many seconds without a request', int('--idle-timeout'), 900)
     .option('--sessions <n>', 'HTTP: how many agents may tutor at once, each its own run or series (with more than 1, --out is a directory and the server runs until Ctrl-C or --idle-timeout seconds without any request)', int('--sessions'), 1)
+    .option('--strict-schemas', "list the LMS tools' schemas in OpenAI's strict form (every property required, optional ones nullable) and read a null as \"not given\": for agent frameworks that put MCP tools in strict mode")
     .option('--model <name>', "the agent's base model, recorded in the tutor config (default: the X-Educlaw-Model header of the client's initialize request, else what it reports in capabilities.experimental.educlaw.model)")
     .option('--agent-name <name>', "the agent's name in run ids and reports (default: the X-Educlaw-Agent-Name header, else the client's MCP clientInfo.name)")
     .option('--agent-version <v>', "the agent's version (default: the X-Educlaw-Agent-Version header, else clientInfo.version)")
@@ -153,7 +155,7 @@ export function registerServeMcp(program: Command): void {
         const source = o.scenario ?? 'scenarios/default.yaml';
         plan = (agent) => ({ runs: [{ record: runRecord({ scenario, source, tutor: { name: 'mcp', config: agent }, voice, ...(o.seed !== undefined ? { seed: o.seed } : {}), ...overrides }), path: out, source }] });
       }
-      const newHost = () => new McpTutorHost({ plan, env, ...(o.model ? { model: o.model } : {}), ...(o.agentName ? { agentName: o.agentName } : {}), ...(o.agentVersion !== undefined ? { agentVersion: o.agentVersion } : {}), ...(expectAgent ? { expectAgent } : {}), log });
+      const newHost = () => new McpTutorHost({ plan, env, ...(o.model ? { model: o.model } : {}), ...(o.agentName ? { agentName: o.agentName } : {}), ...(o.agentVersion !== undefined ? { agentVersion: o.agentVersion } : {}), ...(expectAgent ? { expectAgent } : {}), ...(o.strictSchemas ? { strictSchemas: true } : {}), log });
       const env = nodeRunEnv({ llmConfig: o.llmConfig ?? [] });
       let hosts: () => McpTutorHost[];
       if (o.transport === 'http') {

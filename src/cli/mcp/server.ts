@@ -34,6 +34,8 @@ import {
   LMS_TOOL_SPECS,
   TOOLS,
   errorMessage,
+  fromStrictArgs,
+  toStrictSchema,
   mcpTutorConfig,
   openRun,
   runIdOf,
@@ -67,6 +69,8 @@ export interface McpHostOptions {
   agentVersion?: string;
   /** An agent a resumed trace belongs to: a client of another name or version is refused. */
   expectAgent?: { agent: string; version: string };
+  /** List the LMS tools in OpenAI's strict form (`LMS_MCP_TOOLS_STRICT`); a null for a property the tool does not require means "not given". */
+  strictSchemas?: boolean;
   log?: (line: string) => void;
 }
 
@@ -110,6 +114,10 @@ export const LMS_MCP_TOOLS: Tool[] = LMS_TOOL_SPECS.map((t) => ({
   annotations: READS.has(t.name) ? { readOnlyHint: true } : { readOnlyHint: false, destructiveHint: false },
 }));
 
+/** The LMS tools with their schemas in OpenAI's strict form (`serve-mcp --strict-schemas`: agents whose framework converts tools to strict mode). */
+export const LMS_MCP_TOOLS_STRICT: Tool[] = LMS_MCP_TOOLS.map((t) => ({ ...t, inputSchema: toStrictSchema(t.inputSchema) as Tool['inputSchema'] }));
+const LMS_SCHEMAS = new Map(LMS_TOOL_SPECS.map((t) => [t.name, t.parameters]));
+
 export class McpTutorHost {
   readonly #o: McpHostOptions;
   #agent: McpTutorConfig | null = null;
@@ -129,6 +137,11 @@ export class McpTutorHost {
 
   get agent(): McpTutorConfig | null {
     return this.#agent;
+  }
+
+  /** The tools are listed in OpenAI's strict form, and the nulls of a call are read as "not given". */
+  get strictSchemas(): boolean {
+    return this.#o.strictSchemas === true;
   }
 
   log(line: string): void {
@@ -291,7 +304,7 @@ export function createMcpServer(host: McpTutorHost, o: { instructions?: string; 
         'The LMS of one EduClaw Lab run: you are the tutor of a simulated middle-school learner. Call wait_for_event for the first wake; it also gives you the task. In each turn call the LMS tools, then end_turn or wait_for_event. Protocol: docs/bring-your-own-tutor.md.',
     },
   );
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [...LMS_MCP_TOOLS, ...CONTROL_TOOLS] }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [...(host.strictSchemas ? LMS_MCP_TOOLS_STRICT : LMS_MCP_TOOLS), ...CONTROL_TOOLS] }));
   server.setRequestHandler(CallToolRequestSchema, async (req) => {
     const { name, arguments: args } = req.params;
     if (!host.agent) host.setAgent(server.getClientVersion(), server.getClientCapabilities() as Record<string, unknown> | undefined, stated);
@@ -306,7 +319,8 @@ export function createMcpServer(host: McpTutorHost, o: { instructions?: string; 
           const r = host.status();
           return text(r, 'ok' in r && r.ok === false);
         }
-        const r = host.call(name, args ?? {});
+        const schema = host.strictSchemas ? LMS_SCHEMAS.get(name) : undefined;
+        const r = host.call(name, schema ? fromStrictArgs(schema, args ?? {}) : (args ?? {}));
         return text(r, !r.ok);
       } catch (e) {
         return text({ ok: false, error: { code: 'SERVER_ERROR', message: errorMessage(e) } }, true);
