@@ -206,4 +206,36 @@ describe('serve-mcp over HTTP: sessions as real clients use them', () => {
       s.kill();
     }
   });
+
+  it('--sessions 2: a session left idle stops its own run only (aborted, resumable; its agent coming back gets 409 with the resume command); the server ends after --idle-timeout without any request', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'educlaw-mcp-'));
+    const s = await serve(dir, ['--sessions', '2', '--idle-timeout', '2']);
+    try {
+      const idle = new Client(AGENT);
+      await idle.connect(new StreamableHTTPClientTransport(new URL(s.url)));
+      const busy = new Client({ name: 'busy-tutor', version: '1' });
+      await busy.connect(new StreamableHTTPClientTransport(new URL(s.url)));
+      const w = await callJson<{ run_id: string }>(idle, 'wait_for_event');
+      await callJson(busy, 'wait_for_event');
+      // The busy agent keeps calling; the idle one says nothing for longer than --idle-timeout.
+      for (let i = 0; i < 10; i++) {
+        await callJson(busy, 'get_turn_status');
+        await new Promise((r) => setTimeout(r, 300));
+      }
+      expect(s.stderr()).toMatch(/example-mcp-tutor 1\.0\.0: no request for 2 s/);
+      const back = await post(s.url, initialize(AGENT.name, AGENT.version));
+      expect(back.status).toBe(409);
+      expect(((await back.json()) as { error: { message: string } }).error.message).toMatch(new RegExp(`the run ${w.run_id} of example-mcp-tutor 1\\.0\\.0 was stopped when its session ended; continue it with serve-mcp --resume .*${w.run_id}\\.jsonl`));
+      // The busy agent's run goes on, to its end.
+      expect((await tutor(busy)).runs).toEqual([`mini-3day__mcp-busy-tutor__s${SEED}`]);
+      await idle.close();
+      await busy.close();
+      expect(await s.exited).toBe(3); // one run was stopped
+      expect(trace(join(dir, 'traces', `${w.run_id}.jsonl`)).end).toMatchObject({ reason: 'aborted' });
+      expect(trace(join(dir, 'traces', `mini-3day__mcp-busy-tutor__s${SEED}.jsonl`)).end).toMatchObject({ reason: 'horizon_reached' });
+      expect(s.stderr()).toMatch(/no request for 2 s: closing the server/);
+    } finally {
+      s.kill();
+    }
+  });
 });
