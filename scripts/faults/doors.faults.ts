@@ -116,8 +116,8 @@ it('doors, limits, secrets, forgeries and cut-off outputs', async () => {
   for (const [k, c] of pick(mcpCases).entries()) {
     const dir = mkdtempSync(join(tmpdir(), 'educlaw-doors-mcp-'));
     const path = join(dir, 't.jsonl');
-    const host = new McpTutorHost({ env: bktEnv(), plan: () => ({ runs: [{ record: runRecord({ scenario: onBkt(miniScenario()), source: MINI_PATH, tutor: { name: 'mcp', config: { agent: 'doors-client', version: '1' } }, seed: 5 }), path, source: MINI_PATH }] }) });
-    const s = await serveHttp(host, { host: '127.0.0.1', port: 0, idleTimeoutS: 120 });
+    const newHost = () => new McpTutorHost({ env: bktEnv(), plan: () => ({ runs: [{ record: runRecord({ scenario: onBkt(miniScenario()), source: MINI_PATH, tutor: { name: 'mcp', config: { agent: 'doors-client', version: '1' } }, seed: 5 }), path, source: MINI_PATH }] }) });
+    const s = await serveHttp(newHost, { host: '127.0.0.1', port: 0, idleTimeoutS: 120 });
     try {
       const u = new URL(s.url);
       const init = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'evil', version: '1' } } });

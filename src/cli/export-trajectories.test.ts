@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TrajectoryLineSchema, toJsonl } from '../core/index';
@@ -38,4 +39,28 @@ describe('export-trajectories', () => {
     const run = TrajectoryLineSchema.parse(JSON.parse(perRun[0]!));
     expect(run).toMatchObject({ kind: 'run', run_id: a.runId, signals: { run: { complete: true } } });
   });
+
+  it('advantages across the files of an export (the runs of one simulated student compared); --form prompt-completion from the CLI', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'educlaw-traj-'));
+    const a = await runWith(miniScenario(), 'planner', { seed: 2 });
+    const b = await runWith(miniScenario(), 'silent', { seed: 2 });
+    writeFileSync(join(dir, 'a.jsonl'), toJsonl(a.events));
+    writeFileSync(join(dir, 'b.jsonl'), toJsonl(b.events));
+    const lines: string[] = [];
+    exportTrajectories([dir], { per: 'run' }, (l) => lines.push(l));
+    const runs = lines.map((l) => TrajectoryLineSchema.parse(JSON.parse(l)));
+    expect(runs).toHaveLength(2);
+    expect(runs.map((r) => r.group_size)).toEqual([2, 2]);
+    expect(runs[0]!.return).not.toBe(runs[1]!.return);
+    expect(runs.map((r) => Math.round(r.advantage * 1e9) / 1e9).sort()).toEqual([-1, 1]);
+    expect(runs.find((r) => r.advantage > 0)!.return).toBe(Math.max(...runs.map((r) => r.return)));
+
+    const cli = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'export-trajectories', dir, '--form', 'prompt-completion'], { encoding: 'utf8', maxBuffer: 1 << 28 });
+    expect(cli.status, cli.stderr).toBe(0);
+    const pc = cli.stdout.trim().split('\n').map((l) => TrajectoryLineSchema.parse(JSON.parse(l)));
+    expect(pc.every((l) => l.kind === 'turn_pc' && l.prompt.length === 2 && l.completion.length >= 1 && l.label === l.advantage > 0)).toBe(true);
+    const refused = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'export-trajectories', dir, '--form', 'prompt-completion', '--per', 'run'], { encoding: 'utf8', maxBuffer: 1 << 28 });
+    expect(refused.status).not.toBe(0);
+    expect(refused.stderr).toMatch(/--form prompt-completion is one line per turn/);
+  }, 60_000);
 });

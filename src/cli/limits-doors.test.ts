@@ -98,8 +98,8 @@ describe('limits on what an agent sends', () => {
     const dir = mkdtempSync(join(tmpdir(), 'educlaw-mcp-limits-'));
     const path = join(dir, 't.jsonl');
     const scenario = onBkt(miniScenario());
-    const host = new McpTutorHost({ env: bktEnv(), plan: () => ({ runs: [{ record: runRecord({ scenario, source: MINI_PATH, tutor: { name: 'mcp', config: { agent: 'deep-client', version: '1' } }, seed: 9 }), path, source: MINI_PATH }] }) });
-    const s = await serveHttp(host, { host: '127.0.0.1', port: 0, idleTimeoutS: 60 });
+    const newHost = () => new McpTutorHost({ env: bktEnv(), plan: () => ({ runs: [{ record: runRecord({ scenario, source: MINI_PATH, tutor: { name: 'mcp', config: { agent: 'deep-client', version: '1' } }, seed: 9 }), path, source: MINI_PATH }] }) });
+    const s = await serveHttp(newHost, { host: '127.0.0.1', port: 0, idleTimeoutS: 60 });
     try {
       const u = new URL(s.url);
       const init = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'evil', version: '1' } } });

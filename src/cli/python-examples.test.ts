@@ -24,6 +24,7 @@ const has = (mods: string) => spawnSync(PY, ['-c', `import ${mods}`], { stdio: '
 const hasMcp = has('mcp');
 const hasDatasets = has('datasets');
 const hasTransformers = hasDatasets && has('transformers, jinja2');
+const hasTrl = hasTransformers && has('trl.data_utils');
 const why = (ok: boolean, pkg: string) => (ok ? '' : ` (skipped: ${PY} cannot import ${pkg}; pip install ${pkg}, or set EDUCLAW_PYTHON)`);
 if (!hasMcp || !hasDatasets || !hasTransformers) console.warn(`python-examples: ${[!hasMcp && 'mcp', !hasDatasets && 'datasets', !hasTransformers && 'transformers (with jinja2)'].filter(Boolean).join(', ')} not importable by ${PY}: those checks are skipped`);
 
@@ -112,8 +113,30 @@ describe('a mixed export loads with Hugging Face datasets', () => {
     expect(o.rows).toBe(lines.reduce((a, b) => a + b, 0));
     expect(o.tutor_names).toEqual(['llm', 'mcp', 'planner']);
     expect(o.samples).toBe(3);
-    expect(o.formats).toEqual(['educlaw-trajectory/2']);
+    expect(o.formats).toEqual(['educlaw-trajectory/3']);
     expect(o.groups_crossing_splits).toEqual([]);
     if (hasTransformers) expect(o.rendered).toBe(o.rows);
+  });
+
+  it.skipIf(!hasTrl || !hasMcp)(`the prompt/completion form of the same mixed export, exported together (advantages across tutors), renders through TRL's apply_chat_template${why(hasTrl, 'trl')}${why(hasMcp, 'mcp')}`, () => {
+    const traces = join(dir, 'traces');
+    const pc = join(dir, 'mixed.pc.jsonl');
+    const msgs = join(dir, 'mixed.jsonl');
+    // Run after the test above (vitest runs a file's tests in order): its traces are there.
+    execFileSync(process.execPath, [...CLI, 'export-trajectories', traces, '--form', 'prompt-completion', '--out', pc], { stdio: 'ignore' });
+    execFileSync(process.execPath, [...CLI, 'export-trajectories', traces, '--out', msgs], { stdio: 'ignore' });
+    const tok = join(dir, 'tokenizer');
+    for (const f of [pc, msgs]) {
+      const res = spawnSync(PY, ['examples/python-mcp-agent/load_trajectories.py', f, '--template', tok, '--trl'], { encoding: 'utf8', timeout: 300_000 });
+      expect(res.status, res.stderr.slice(-3000)).toBe(0);
+      const o = JSON.parse(res.stdout.trim().split('\n').pop()!) as { rows: number; columns: string[]; tutor_names: string[]; rendered: number; renderer: string; formats: string[] };
+      expect(o).toMatchObject({ tutor_names: ['llm', 'mcp', 'planner'], renderer: 'trl', formats: ['educlaw-trajectory/3'] });
+      expect(o.rendered).toBe(o.rows);
+      expect(o.columns).toEqual(expect.arrayContaining(f === pc ? ['prompt', 'completion', 'label', 'advantage', 'return', 'reward'] : ['messages', 'advantage', 'group_size']));
+    }
+    // The three tutors tutored one simulated student: their runs are compared (group of 3).
+    const rows = readFileSync(pc, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { group_size: number; advantage: number; sample_id: string });
+    expect(new Set(rows.map((r) => r.group_size))).toEqual(new Set([3]));
+    expect(new Set(rows.map((r) => r.sample_id)).size).toBe(3);
   });
 });

@@ -37,6 +37,13 @@ export const ProviderSchema = z
      * mode). Off by default: some providers refuse the field. The reasoning is recorded either way.
      */
     echoReasoning: z.boolean().default(false),
+    /**
+     * Send the tools in OpenAI's strict form (`strict: true`; core/llm/strict-schema.ts): every
+     * property required, the optional ones nullable. The nulls the model writes for properties it
+     * does not give are left out of its calls (`fromStrictArgs`) before they are recorded and run.
+     * Off by default: servers other than OpenAI's may refuse the field or the form.
+     */
+    strictTools: z.boolean().default(false),
   })
   .strict();
 export type ProviderConfig = z.infer<typeof ProviderSchema>;

@@ -17,7 +17,7 @@
 import OpenAI from 'openai';
 import pRetry, { AbortError } from 'p-retry';
 import pLimit, { type LimitFunction } from 'p-limit';
-import { LlmError, MAX_PROVIDER_REPLY_BYTES, costOf, hasTextToolCalls, parseTextToolCalls, readCapped, requestDigest, type TextToolFormat, type ChatMessage, type ChatRequest, type ChatResponse, type LlmClient, type LlmErrorCode, type ToolCallRequest } from '../../core/index';
+import { LlmError, MAX_PROVIDER_REPLY_BYTES, costOf, fromStrictArgs, toStrictSchema, hasTextToolCalls, parseTextToolCalls, readCapped, requestDigest, type TextToolFormat, type ChatMessage, type ChatRequest, type ChatResponse, type LlmClient, type LlmErrorCode, type ToolCallRequest } from '../../core/index';
 import type { ProviderConfig } from './config';
 import { familyOf } from './config';
 import { CONTEXT_LENGTH, hintFor, normalisingFetch, providerErrorOf, type ProviderErrorBody } from './provider-errors';
@@ -378,7 +378,9 @@ export class OpenAiCompatClient implements LlmClient {
     const body: OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming = {
       model: this.model,
       messages: req.messages.map((m) => toOpenAi(m, p.echoReasoning)),
-      ...(req.tools?.length ? { tools: req.tools.map((t) => ({ type: 'function' as const, function: { name: t.name, description: t.description, parameters: t.parameters as Record<string, unknown> } })), tool_choice: req.toolChoice ?? 'auto' } : {}),
+      ...(req.tools?.length
+        ? { tools: req.tools.map((t) => ({ type: 'function' as const, function: { name: t.name, description: t.description, parameters: p.strictTools ? toStrictSchema(t.parameters) : (t.parameters as Record<string, unknown>), ...(p.strictTools ? { strict: true } : {}) } })), tool_choice: req.toolChoice ?? 'auto' }
+        : {}),
       ...(req.temperature !== undefined ? { temperature: req.temperature } : {}),
       ...(req.maxTokens !== undefined ? { max_tokens: req.maxTokens } : {}),
       ...(req.json && p.jsonMode && !req.tools?.length ? { response_format: { type: 'json_object' as const } } : {}),
@@ -439,6 +441,14 @@ export class OpenAiCompatClient implements LlmClient {
           toolCalls = parsed.toolCalls;
           content = parsed.content;
         }
+      }
+      if (p.strictTools && req.tools?.length) {
+        // Strict mode: a null stands for a property not given; the tool's own schema wants it left out.
+        const specs = new Map(req.tools.map((t) => [t.name, t.parameters]));
+        toolCalls = toolCalls.map((c) => {
+          const schema = specs.get(c.name);
+          return schema ? { ...c, arguments: fromStrictArgs(schema, c.arguments) } : c;
+        });
       }
       const usage = res.usage;
       const price = p.models[this.model];

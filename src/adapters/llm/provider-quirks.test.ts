@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockOpenAi, chat, type MockServer } from '../../testing/mock-openai-server';
 import { OpenAiCompatClient } from './openai-compat';
 import { ProviderSchema, type ProviderInput } from './config';
-import { LlmError, modelCallRecord, parseTextToolCalls, type ChatRequest } from '../../core/index';
+import { LlmError, modelCallRecord, parseTextToolCalls, strictSchemaProblems, toolSpecs, type ChatRequest } from '../../core/index';
 
 let srv: MockServer;
 beforeAll(async () => {
@@ -152,5 +152,33 @@ describe('reasoning and per-call extras (issue 35)', () => {
     expect(sent.reasoning_content).toBe('The learner is stuck on step 1.');
     srv.setHandler(() => ({ kind: 'raw', status: 200, text: JSON.stringify({ choices: [{ finish_reason: 'stop', message: { role: 'assistant', content: 'Hi', reasoning: 'short' } }] }) }));
     expect((await client().chat(req)).reasoning).toBe('short');
+  });
+});
+
+describe('OpenAI strict mode (issue 35)', () => {
+  const lms = toolSpecs();
+  const strictReq: ChatRequest = { messages: [{ role: 'user', content: 'hi' }], tools: lms };
+
+  it('strictTools sends every LMS tool in the strict form with strict: true; the nulls of the reply are left out of its calls, which the tools then take', async () => {
+    const n0 = srv.requests.length;
+    srv.setHandler(() => chat(null, [{ id: 'c1', name: 'get_gradebook', arguments: '{"skill_id":null,"last_n":3}' }, { id: 'c2', name: 'assign_items', arguments: { item_ids: null, skill_id: 68, count: 2, due_in_days: null, note: null } }]));
+    const r = await client({ strictTools: true }).chat(strictReq);
+    const sent = srv.requests[n0]!.body.tools as { function: { name: string; parameters: object; strict?: boolean } }[];
+    expect(sent.map((t) => t.function.strict)).toEqual(lms.map(() => true));
+    for (const t of sent) expect(strictSchemaProblems(t.function.parameters), t.function.name).toEqual([]);
+    expect(r.toolCalls.map((c) => [c.name, c.arguments])).toEqual([
+      ['get_gradebook', '{"last_n":3}'],
+      ['assign_items', '{"skill_id":68,"count":2}'],
+    ]);
+  });
+
+  it('without strictTools (the default) the tools go as they are, and the reply is not touched', async () => {
+    const n0 = srv.requests.length;
+    srv.setHandler(() => chat(null, [{ id: 'c1', name: 'get_gradebook', arguments: '{"skill_id":null,"last_n":3}' }]));
+    const r = await client().chat(strictReq);
+    const sent = srv.requests[n0]!.body.tools as { function: { parameters: object; strict?: boolean } }[];
+    expect(sent.every((t) => t.function.strict === undefined)).toBe(true);
+    expect(sent.map((t) => t.function.parameters)).toEqual(lms.map((t) => t.parameters));
+    expect(r.toolCalls[0]!.arguments).toBe('{"skill_id":null,"last_n":3}');
   });
 });

@@ -9,7 +9,7 @@
  */
 import { Option, type Command } from 'commander';
 import { readFileSync } from 'node:fs';
-import { trajectories, type TraceEvent, type TrajectoryOptions } from '../../core/index';
+import { runTotal, trajectories, withAdvantages, type TraceEvent, type TrajectoryOptions } from '../../core/index';
 import { readStoredTrace } from '../../adapters/node/trace-file';
 import { AtomicFile } from '../../adapters/node/files';
 import { traceFiles } from './report';
@@ -41,6 +41,10 @@ export function exportTrajectories(paths: readonly string[], o: ExportOptions, w
       // refused below, with its reason
     }
   }
+  // Two passes: the first finds the runs to export and their total rewards (advantages compare the
+  // runs of one simulated student), the second writes the lines with their advantages.
+  const chosen: { file: string; events: TraceEvent[] | null }[] = [];
+  const totals = new Map<string, { group: string; total: number }>();
   for (const f of files) {
     const key = keyOf.get(f);
     if (key !== undefined && keep.get(key)!.file !== f) {
@@ -64,7 +68,14 @@ export function exportTrajectories(paths: readonly string[], o: ExportOptions, w
       continue;
     }
     runs++;
-    for (const line of trajectories(events, o)) {
+    const got = trajectories(events, o);
+    if (got[0]) totals.set(got[0].sample_id, { group: got[0].group, total: runTotal(got) });
+    // Small exports keep the events for the second pass; large ones read the trace again.
+    chosen.push({ file: f, events: chosen.length < 64 ? events : null });
+  }
+  for (const c of chosen) {
+    const events = c.events ?? readStoredTrace(c.file).events;
+    for (const line of withAdvantages(trajectories(events, o), totals)) {
       write(JSON.stringify(line));
       lines++;
     }
@@ -83,15 +94,17 @@ export function registerExportTrajectories(program: Command): void {
     .option('--out <file>', 'write here (default: stdout)')
     .option('--system <file>', "the system message (default: the LLM tutors' system prompt for the run's horizon)")
     .option('--complete-only', 'only runs that reached their horizon')
+    .addOption(new Option('--form <form>', 'messages: one messages list per line; prompt-completion: per turn, prompt (system and user) and completion (the tutor\'s messages) with a KTO label (TRL\'s GRPO and KTO trainers)').choices(['messages', 'prompt-completion']).default('messages'))
     .option('--one-call-per-message', 'split an assistant message with several tool calls into one per call, each followed by its result (chat templates that take one call per message, Llama 3.1 style)')
-    .action((paths: string[], o: { per: 'turn' | 'run'; out?: string; system?: string; completeOnly?: boolean; oneCallPerMessage?: boolean }) => {
+    .action((paths: string[], o: { per: 'turn' | 'run'; out?: string; system?: string; completeOnly?: boolean; oneCallPerMessage?: boolean; form: 'messages' | 'prompt-completion' }) => {
+      if (o.form === 'prompt-completion' && o.per === 'run') throw new Error('--form prompt-completion is one line per turn (a run has many prompts): give no --per run');
       const system = o.system ? readFileSync(o.system, 'utf8').trim() : undefined;
       // --out is replaced only by the whole new export (AtomicFile): on a full disk or a kill, the previous export stays as it was.
       const file = o.out ? new AtomicFile(o.out) : null;
       const write = file ? (l: string) => file.write(l + '\n') : (l: string) => process.stdout.write(l + '\n');
       let res;
       try {
-        res = exportTrajectories(paths, { per: o.per, ...(system ? { system } : {}), ...(o.completeOnly ? { completeOnly: true } : {}), ...(o.oneCallPerMessage ? { oneCallPerMessage: true } : {}) }, write);
+        res = exportTrajectories(paths, { per: o.per, ...(system ? { system } : {}), ...(o.completeOnly ? { completeOnly: true } : {}), ...(o.oneCallPerMessage ? { oneCallPerMessage: true } : {}), ...(o.form === 'prompt-completion' ? { form: 'prompt_completion' as const } : {}) }, write);
         file?.commit();
       } catch (e) {
         file?.abort();

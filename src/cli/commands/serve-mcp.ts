@@ -37,6 +37,8 @@ interface ServeMcpOptions {
   host: string;
   port: number;
   idleTimeout: number;
+  sessions: number;
+  strictSchemas?: boolean;
   allowOrigin?: string[];
   model?: string;
   agentName?: string;
@@ -72,6 +74,8 @@ export function registerServeMcp(program: Command): void {
     .option('--port <n>', 'HTTP: port (0: any free port; the URL is printed on stderr)', int('--port'), 3700)
     .option('--allow-origin <origin>', 'HTTP: a web page origin (scheme://host:port) allowed to call the server besides loopback ones; repeatable (other Origins and Hosts get 403)', collect)
     .option('--idle-timeout <s>', 'HTTP: stop the run after this many seconds without a request', int('--idle-timeout'), 900)
+    .option('--sessions <n>', 'HTTP: how many agents may tutor at once, each its own run or series (with more than 1, --out is a directory and the server runs until Ctrl-C or --idle-timeout seconds without any request)', int('--sessions'), 1)
+    .option('--strict-schemas', "list the LMS tools' schemas in OpenAI's strict form (every property required, optional ones nullable) and read a null as \"not given\": for agent frameworks that put MCP tools in strict mode")
     .option('--model <name>', "the agent's base model, recorded in the tutor config (default: the X-Educlaw-Model header of the client's initialize request, else what it reports in capabilities.experimental.educlaw.model)")
     .option('--agent-name <name>', "the agent's name in run ids and reports (default: the X-Educlaw-Agent-Name header, else the client's MCP clientInfo.name)")
     .option('--agent-version <v>', "the agent's version (default: the X-Educlaw-Agent-Version header, else clientInfo.version)")
@@ -91,14 +95,23 @@ export function registerServeMcp(program: Command): void {
       let plan: (agent: McpTutorConfig) => ReturnType<ConstructorParameters<typeof McpTutorHost>[0]['plan']>;
       let expectAgent: { agent: string; version: string } | undefined;
       let outDir: string | null = null;
-      if (o.scenarios) {
-        if (o.scenario || o.seed !== undefined) throw new Error('--scenarios plans a series of runs: give --seeds, not --scenario or --seed');
+      const several = o.sessions > 1;
+      if (o.sessions < 1) throw new Error(`--sessions must be at least 1, not ${o.sessions}`);
+      if (several) {
+        if (o.transport !== 'http') throw new Error('--sessions is for --transport http (over stdio one agent is the client)');
+        if (typeof o.resume === 'string') throw new Error('--resume <trace> continues one run for one agent: give no --sessions');
+        if (o.agentName || o.agentVersion !== undefined) throw new Error('--agent-name and --agent-version would give every agent of --sessions the same name, and so the same runs: let each agent name itself (X-Educlaw-Agent-Name and X-Educlaw-Agent-Version headers, or clientInfo)');
+      }
+      if (o.scenarios || several) {
+        if (o.scenarios && (o.scenario || o.seed !== undefined)) throw new Error('--scenarios plans a series of runs: give --seeds, not --scenario or --seed');
+        if (o.seed !== undefined && o.seeds) throw new Error('give --seed (one run) or --seeds (a series), not both');
         if (!o.out) throw new Error("required option '--out <dir>' not specified");
         if (typeof o.resume === 'string') throw new Error('with --scenarios, --resume takes no trace: it continues the series in --out');
         const dir = resolve(o.out);
         outDir = dir;
-        const scenarios = expandScenarioPaths(o.scenarios).map((f) => ({ scenario: loadScenarioFile(f) as Scenario, source: relative(process.cwd(), f) || f }));
-        const seeds = o.seeds ? parseSeedList(o.seeds) : null;
+        const files = o.scenarios ? expandScenarioPaths(o.scenarios) : [o.scenario ?? DEFAULT_SCENARIO_PATH];
+        const scenarios = files.map((f) => ({ scenario: loadScenarioFile(f) as Scenario, source: o.scenarios ? relative(process.cwd(), f) || f : (o.scenario ?? 'scenarios/default.yaml') }));
+        const seeds = o.seeds ? parseSeedList(o.seeds) : o.seed !== undefined ? [o.seed] : null;
         const resumeSeries = o.resume === true;
         plan = (agent) => {
           const jobs = planSweep(scenarios, { tutor: { name: 'mcp', config: agent }, voice, ...overrides }, seeds);
@@ -142,31 +155,45 @@ export function registerServeMcp(program: Command): void {
         const source = o.scenario ?? 'scenarios/default.yaml';
         plan = (agent) => ({ runs: [{ record: runRecord({ scenario, source, tutor: { name: 'mcp', config: agent }, voice, ...(o.seed !== undefined ? { seed: o.seed } : {}), ...overrides }), path: out, source }] });
       }
-      const host = new McpTutorHost({ plan, env: nodeRunEnv({ llmConfig: o.llmConfig ?? [] }), ...(o.model ? { model: o.model } : {}), ...(o.agentName ? { agentName: o.agentName } : {}), ...(o.agentVersion !== undefined ? { agentVersion: o.agentVersion } : {}), ...(expectAgent ? { expectAgent } : {}), log });
-      const off = onStopSignals(() => void host.stop('stopped by a signal').then(() => process.exit(3)));
-      try {
-        if (o.transport === 'http') {
-          const s = await serveHttp(host, { host: o.host, port: o.port, idleTimeoutS: o.idleTimeout, ...(o.allowOrigin ? { allowedOrigins: o.allowOrigin } : {}) });
-          console.error(`serve-mcp: listening on ${s.url}`);
+      const newHost = () => new McpTutorHost({ plan, env, ...(o.model ? { model: o.model } : {}), ...(o.agentName ? { agentName: o.agentName } : {}), ...(o.agentVersion !== undefined ? { agentVersion: o.agentVersion } : {}), ...(expectAgent ? { expectAgent } : {}), ...(o.strictSchemas ? { strictSchemas: true } : {}), log });
+      const env = nodeRunEnv({ llmConfig: o.llmConfig ?? [] });
+      let hosts: () => McpTutorHost[];
+      if (o.transport === 'http') {
+        const s = await serveHttp(newHost, { host: o.host, port: o.port, idleTimeoutS: o.idleTimeout, maxSessions: o.sessions, ...(o.allowOrigin ? { allowedOrigins: o.allowOrigin } : {}) });
+        hosts = s.hosts;
+        // One agent: a stop is its run's end (exit 3). Several: Ctrl-C is how the server ends; the summary is written.
+        const off = onStopSignals(() => (several ? void s.close() : void Promise.all(s.hosts().map((h) => h.stop('stopped by a signal'))).then(() => process.exit(3))));
+        console.error(`serve-mcp: listening on ${s.url}${several ? ` (up to ${o.sessions} agents at once)` : ''}`);
+        try {
           await s.closed;
-        } else {
+        } finally {
+          off();
+        }
+      } else {
+        const host = newHost();
+        hosts = () => [host];
+        const off = onStopSignals(() => void host.stop('stopped by a signal').then(() => process.exit(3)));
+        try {
           log('serving over stdio');
           await serveStdio(host);
+        } finally {
+          off();
         }
-      } finally {
-        off();
       }
+      // With several sessions, a client that never started a run (one that only listed the tools) is no agent of the series.
+      const agents = hosts().filter((h) => h.agent && (h.started || !several));
+      const finished = agents.flatMap((h) => h.finished);
       if (outDir) {
-        const runs = host.finished.map((f) => f.summary);
-        const agent = host.agent;
-        const label = agent ? tutorLabel({ name: 'mcp', config: agent }) : 'mcp';
-        const summary = summarizeSweep(runs, { tutors: [label] });
-        writeFileAtomic(join(outDir, 'summary.json'), JSON.stringify({ tutor: agent ? { name: 'mcp', config: agent } : null, seeds: o.seeds ? parseSeedList(o.seeds) : null, summary, runs }, null, 2) + '\n');
+        const runs = finished.map((f) => f.summary);
+        const configs = agents.map((h) => ({ name: 'mcp', config: h.agent! }));
+        const summary = summarizeSweep(runs, { tutors: configs.length ? configs.map((c) => tutorLabel(c)) : ['mcp'] });
+        const seeds = o.seeds ? parseSeedList(o.seeds) : o.seed !== undefined && !o.scenarios ? [o.seed] : null;
+        writeFileAtomic(join(outDir, 'summary.json'), JSON.stringify({ ...(configs.length > 1 ? { tutors: configs } : { tutor: configs[0] ?? null }), seeds, summary, runs }, null, 2) + '\n');
         writeFileAtomic(join(outDir, 'summary.txt'), formatSweepSummary(summary) + '\n');
         if (!o.quiet) console.error(formatSweepSummary(summary));
       }
-      const incomplete = host.finished.filter((f) => f.reason !== 'horizon_reached');
+      const incomplete = finished.filter((f) => f.reason !== 'horizon_reached');
       for (const f of incomplete) console.error(`serve-mcp: ${f.runId} ended ${f.reason}; resume with: npm run cli -- serve-mcp --resume ${f.path}`);
-      if (!host.agent || host.unfinished > 0) process.exitCode = 3;
+      if (!agents.length || agents.some((h) => h.unfinished > 0)) process.exitCode = 3;
     });
 }

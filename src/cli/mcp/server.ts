@@ -15,8 +15,9 @@
  *
  * The trace's tutor is `mcp` with the agent's name, version and base model (the operator's flags,
  * else the X-Educlaw-* headers of an HTTP client's initialize, else clientInfo and the capability
- * experimental.educlaw.model: `identityOf`). One agent per server; over HTTP a new client replaces
- * one that started no run, the same agent reattaches, another is refused (409: `serveHttp`). A
+ * experimental.educlaw.model: `identityOf`). A host serves one agent; over stdio the one client is
+ * it, over HTTP `serveHttp` gives each agent its own host and session (`--sessions` of them at once),
+ * reattaches a returning agent (or one naming its run by id) and refuses with 503, 409 or 404. A
  * client that goes away (stdin closed, the HTTP session deleted, or no request for --idle-timeout)
  * stops the open run: its trace ends with run_end
  * "aborted" and `serve-mcp --resume <trace>` continues it for an agent of the same name and version.
@@ -33,8 +34,11 @@ import {
   LMS_TOOL_SPECS,
   TOOLS,
   errorMessage,
+  fromStrictArgs,
+  toStrictSchema,
   mcpTutorConfig,
   openRun,
+  runIdOf,
   summarizeRun,
   type AgentEvent,
   type McpTutorConfig,
@@ -65,6 +69,8 @@ export interface McpHostOptions {
   agentVersion?: string;
   /** An agent a resumed trace belongs to: a client of another name or version is refused. */
   expectAgent?: { agent: string; version: string };
+  /** List the LMS tools in OpenAI's strict form (`LMS_MCP_TOOLS_STRICT`); a null for a property the tool does not require means "not given". */
+  strictSchemas?: boolean;
   log?: (line: string) => void;
 }
 
@@ -108,6 +114,10 @@ export const LMS_MCP_TOOLS: Tool[] = LMS_TOOL_SPECS.map((t) => ({
   annotations: READS.has(t.name) ? { readOnlyHint: true } : { readOnlyHint: false, destructiveHint: false },
 }));
 
+/** The LMS tools with their schemas in OpenAI's strict form (`serve-mcp --strict-schemas`: agents whose framework converts tools to strict mode). */
+export const LMS_MCP_TOOLS_STRICT: Tool[] = LMS_MCP_TOOLS.map((t) => ({ ...t, inputSchema: toStrictSchema(t.inputSchema) as Tool['inputSchema'] }));
+const LMS_SCHEMAS = new Map(LMS_TOOL_SPECS.map((t) => [t.name, t.parameters]));
+
 export class McpTutorHost {
   readonly #o: McpHostOptions;
   #agent: McpTutorConfig | null = null;
@@ -127,6 +137,11 @@ export class McpTutorHost {
 
   get agent(): McpTutorConfig | null {
     return this.#agent;
+  }
+
+  /** The tools are listed in OpenAI's strict form, and the nulls of a call are read as "not given". */
+  get strictSchemas(): boolean {
+    return this.#o.strictSchemas === true;
   }
 
   log(line: string): void {
@@ -154,6 +169,21 @@ export class McpTutorHost {
     const reported = ((capabilities?.experimental as Record<string, unknown> | undefined)?.educlaw as { model?: unknown } | undefined)?.model;
     const model = this.#o.model ?? stated.model ?? (typeof reported === 'string' ? reported : '');
     return mcpTutorConfig({ agent: this.#o.agentName ?? stated.name ?? (info?.name || 'unnamed-mcp-client'), version: this.#o.agentVersion ?? stated.version ?? info?.version ?? '', model, protocol: AGENT_PROTOCOL });
+  }
+
+  /** The run ids of the planned runs not yet over: the open one (if any) first. */
+  get openRunIds(): string[] {
+    return this.#runs.slice(this.#index).map((r) => runIdOf(r.record));
+  }
+
+  /** Where every planned run writes its trace. */
+  get runPaths(): string[] {
+    return this.#runs.map((r) => r.path);
+  }
+
+  /** The host was stopped (its agent went away) before every run was over. */
+  get stopped(): boolean {
+    return this.#stopped && this.unfinished > 0;
   }
 
   /** Whether a run has been opened (a wait_for_event was answered with a wake, or a run is over). Until then, a new client may replace the one that initialized. */
@@ -274,7 +304,7 @@ export function createMcpServer(host: McpTutorHost, o: { instructions?: string; 
         'The LMS of one EduClaw Lab run: you are the tutor of a simulated middle-school learner. Call wait_for_event for the first wake; it also gives you the task. In each turn call the LMS tools, then end_turn or wait_for_event. Protocol: docs/bring-your-own-tutor.md.',
     },
   );
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [...LMS_MCP_TOOLS, ...CONTROL_TOOLS] }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [...(host.strictSchemas ? LMS_MCP_TOOLS_STRICT : LMS_MCP_TOOLS), ...CONTROL_TOOLS] }));
   server.setRequestHandler(CallToolRequestSchema, async (req) => {
     const { name, arguments: args } = req.params;
     if (!host.agent) host.setAgent(server.getClientVersion(), server.getClientCapabilities() as Record<string, unknown> | undefined, stated);
@@ -289,7 +319,8 @@ export function createMcpServer(host: McpTutorHost, o: { instructions?: string; 
           const r = host.status();
           return text(r, 'ok' in r && r.ok === false);
         }
-        const r = host.call(name, args ?? {});
+        const schema = host.strictSchemas ? LMS_SCHEMAS.get(name) : undefined;
+        const r = host.call(name, schema ? fromStrictArgs(schema, args ?? {}) : (args ?? {}));
         return text(r, !r.ok);
       } catch (e) {
         return text({ ok: false, error: { code: 'SERVER_ERROR', message: errorMessage(e) } }, true);
@@ -323,20 +354,36 @@ export async function serveStdio(host: McpTutorHost): Promise<void> {
 
 export interface HttpServing {
   url: string;
-  /** Resolves when the session is over (deleted, idle too long, or every run done and the session closed) and the host is stopped. */
+  /** Resolves when the server is done (see `serveHttp`) and every host is stopped. */
   closed: Promise<void>;
   close(): Promise<void>;
+  /** The agents' hosts, in the order they first initialized (a client replaced before it started a run is left out). */
+  hosts(): McpTutorHost[];
+}
+
+export interface HttpServeOptions {
+  host: string;
+  port: number;
+  idleTimeoutS: number;
+  allowedOrigins?: readonly string[];
+  /** How many sessions (agents, each tutoring its own run or series) may be open at once (default 1). */
+  maxSessions?: number;
 }
 
 /** The headers an agent may name itself with on its initialize request (Streamable HTTP). */
 export const IDENTITY_HEADERS = { name: 'x-educlaw-agent-name', version: 'x-educlaw-agent-version', model: 'x-educlaw-model' } as const;
 
+/** The header of an initialize request that reattaches to an open run by its id (Streamable HTTP). */
+export const RUN_ID_HEADER = 'x-educlaw-run-id';
+
+function header(headers: IncomingMessage['headers'], h: string): string | undefined {
+  const v = headers[h];
+  const x = (Array.isArray(v) ? v[0] : v)?.trim();
+  return x ? x.slice(0, 200) : undefined;
+}
+
 function statedIdentity(headers: IncomingMessage['headers']): AgentIdentity {
-  const one = (h: string) => {
-    const v = headers[h];
-    const x = (Array.isArray(v) ? v[0] : v)?.trim();
-    return x ? x.slice(0, 200) : undefined;
-  };
+  const one = (h: string) => header(headers, h);
   const name = one(IDENTITY_HEADERS.name);
   const version = one(IDENTITY_HEADERS.version);
   const model = one(IDENTITY_HEADERS.model);
@@ -378,58 +425,180 @@ function initializeOf(body: unknown): { clientInfo?: { name: string; version: st
   return null;
 }
 
-const rpcError = (res: ServerResponse, status: number, message: string) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+const rpcRefusal = (res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}) =>
+  res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+
+/** One open Streamable HTTP session: the connection of one agent to its host. */
+interface Session {
+  transport: StreamableHTTPServerTransport;
+  server: Server;
+  host: McpTutorHost;
+  idle: NodeJS.Timeout | null;
+  over: boolean;
+}
+
+const who = (c: McpTutorConfig) => `${c.agent} ${c.version}`;
+const keyOf = (c: McpTutorConfig) => JSON.stringify([c.agent, c.version, c.model]);
 
 /**
- * Serves the host over Streamable HTTP at http://host:port/mcp, one agent at a time, in one
- * session. The session ends when the client deletes it (DELETE /mcp), or after `idleTimeoutS`
- * without a request. A new client's initialize while a session is held:
- *  - replaces it when no run has started yet (a client that only listed the tools and left
- *    without DELETE, such as the MCP Inspector CLI, no longer holds the server until the idle timeout);
- *  - reattaches when it is the same agent (name and version as the trace records them): an agent
- *    that crashed continues the open run where it was, turn and calls made included;
- *  - is refused with 409 otherwise (another agent is tutoring a run).
+ * Serves agents over Streamable HTTP at http://host:port/mcp. Each agent (name, version and model,
+ * `identityOf`) gets a host of its own from `newHost`, tutoring its own run (or series), and one
+ * session; at most `maxSessions` sessions are open at once. An initialize request (no Mcp-Session-Id):
+ *  - with the header X-Educlaw-Run-Id: reattaches to that open run, whichever session held it
+ *    (404 when no open run has that id; 409 when the run is another agent's: another name or version);
+ *  - from an agent that already has a host: reattaches to it (a crashed agent continues its open run
+ *    where it was, turn and calls made included; its old session is closed);
+ *  - from a new agent: a new host and session. When `maxSessions` are open, the oldest session whose
+ *    agent started no run (or whose runs are all over) is closed to make room (a client that only
+ *    listed the tools and left without DELETE, such as the MCP Inspector CLI, holds no place);
+ *    otherwise 503 with Retry-After. A host whose plan is refused (a resumed trace of another agent)
+ *    or whose trace file another session is writing gets 409.
  * A request with a session id the server does not hold gets 404 (the MCP rule: initialize anew).
- * Every request passes the door check first (adapters/node/local-door.ts): a Host that names this
- * server, and no Origin but a loopback one or one in `allowedOrigins`; otherwise 403.
+ * A session ends when the client deletes it (DELETE /mcp) or after `idleTimeoutS` without a request
+ * on it; its open run stops (run_end "aborted", resumable). With one session (the default) the
+ * server is done when its session ends; with more, after `idleTimeoutS` without any request (or
+ * `close()`, on Ctrl-C). Every request passes the door check first (adapters/node/local-door.ts):
+ * a Host that names this server, and no Origin but a loopback one or one in `allowedOrigins`;
+ * otherwise 403.
  */
-export async function serveHttp(host: McpTutorHost, o: { host: string; port: number; idleTimeoutS: number; allowedOrigins?: readonly string[] }): Promise<HttpServing> {
-  let transport: StreamableHTTPServerTransport | null = null;
-  let server: Server | null = null;
+export async function serveHttp(newHost: () => McpTutorHost, o: HttpServeOptions): Promise<HttpServing> {
+  const max = o.maxSessions ?? 1;
+  if (!Number.isInteger(max) || max < 1) throw new Error(`the number of sessions must be a whole number of at least 1, not ${max}`);
+  const hosts: McpTutorHost[] = [];
+  const byKey = new Map<string, McpTutorHost>();
+  const sessions = new Map<McpTutorHost, Session>();
+  const bySid = new Map<string, Session>();
+  const log = (line: string) => (hosts[0] ?? newHost()).log(line);
   let finish!: () => void;
   const ended = new Promise<void>((r) => (finish = r));
   let idle: NodeJS.Timeout | null = null;
-  const touch = () => {
+  const touchServer = () => {
     if (idle) clearTimeout(idle);
     idle = setTimeout(() => {
-      host.log(`no request for ${o.idleTimeoutS} s: closing the session`);
+      log(`no request for ${o.idleTimeoutS} s: closing ${max === 1 ? 'the session' : 'the server'}`);
       finish();
     }, o.idleTimeoutS * 1000);
     idle.unref();
   };
-  /** A new session for the client whose initialize request this is (the old one, if any, is closed without stopping the host). */
-  const open = async (req: IncomingMessage, res: ServerResponse, body: unknown) => {
-    const old = { transport, server };
-    if (old.server) old.server.onclose = undefined;
-    const t: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessionclosed: () => {
-        if (transport === t) finish();
-      } });
-    const sv = createMcpServer(host, { stated: statedIdentity(req.headers) });
-    transport = t;
-    server = sv;
-    sv.onclose = () => {
-      if (transport === t) finish();
+  const touch = (s: Session) => {
+    if (s.idle) clearTimeout(s.idle);
+    s.idle = setTimeout(() => endSession(s, `no request for ${o.idleTimeoutS} s`), o.idleTimeoutS * 1000);
+    s.idle.unref();
+  };
+  /** Closes a session's connection without stopping its host (it was replaced, or its agent reattached). */
+  const detach = (s: Session) => {
+    if (s.over) return;
+    s.over = true;
+    if (s.idle) clearTimeout(s.idle);
+    if (sessions.get(s.host) === s) sessions.delete(s.host);
+    if (s.transport.sessionId) bySid.delete(s.transport.sessionId);
+    s.server.onclose = undefined;
+    void s.server.close().catch(() => undefined);
+  };
+  /** Drops the host of an agent that started no run (its place goes to another). */
+  const forget = (h: McpTutorHost) => {
+    const i = hosts.indexOf(h);
+    if (i >= 0) hosts.splice(i, 1);
+    if (h.agent && byKey.get(keyOf(h.agent)) === h) byKey.delete(keyOf(h.agent));
+  };
+  /** The session is over (deleted, closed or idle): its open run stops. */
+  const endSession = (s: Session, why: string) => {
+    if (s.over) return;
+    detach(s);
+    if (max === 1) return finish();
+    if (!s.host.started) {
+      forget(s.host);
+      return;
+    }
+    if (!s.host.done) log(`${who(s.host.agent!)}: ${why}`);
+    void s.host.stop(`the MCP session ended (${why})`);
+  };
+  const open = async (host: McpTutorHost, req: IncomingMessage, res: ServerResponse, body: unknown) => {
+    const s: Session = {
+      host,
+      idle: null,
+      over: false,
+      server: createMcpServer(host, { stated: statedIdentity(req.headers) }),
+      transport: new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (sid) => void bySid.set(sid, s),
+        onsessionclosed: () => endSession(s, 'the session was deleted'),
+      }),
     };
-    await old.server?.close().catch(() => undefined);
-    await sv.connect(t);
-    await t.handleRequest(req, res, body);
+    sessions.set(host, s);
+    s.server.onclose = () => endSession(s, 'the connection closed');
+    touch(s);
+    await s.server.connect(s.transport);
+    await s.transport.handleRequest(req, res, body);
+  };
+  /** An initialize request: which host the client gets, or why none (status and message). */
+  const admit = (req: IncomingMessage, init: NonNullable<ReturnType<typeof initializeOf>>): McpTutorHost | { status: number; message: string; headers?: Record<string, string> } => {
+    const stated = statedIdentity(req.headers);
+    const fresh = newHost();
+    const cfg = fresh.identityOf(init.clientInfo, init.capabilities, stated);
+    const runId = header(req.headers, RUN_ID_HEADER);
+    let host: McpTutorHost | undefined;
+    if (runId !== undefined) {
+      host = hosts.find((h) => !h.done && h.openRunIds.includes(runId));
+      if (!host) {
+        const openIds = hosts.filter((h) => !h.done).flatMap((h) => h.openRunIds);
+        return { status: 404, message: `no open run has the id "${runId}" on this server (${openIds.length ? `open runs: ${openIds.join(', ')}` : 'no run is open'}): initialize without ${RUN_ID_HEADER} to start one` };
+      }
+      const holder = host.agent!;
+      if (holder.agent !== cfg.agent || holder.version !== cfg.version) return { status: 409, message: `the run ${runId} belongs to the agent ${who(holder)}, not ${who(cfg)}: only the same agent (name and version) may reattach to it` };
+      log(`${who(cfg)} reattached to ${runId} by its id: the open run continues`);
+    } else {
+      host = byKey.get(keyOf(cfg));
+      if (host?.started && !host.done) log(`${who(cfg)} reattached: the open run continues`);
+    }
+    if (host?.stopped) {
+      const last = host.finished.at(-1);
+      return { status: 409, message: `the run${last ? ` ${last.runId}` : ''} of ${who(cfg)} was stopped when its session ended${last ? `; continue it with serve-mcp --resume ${last.path}` : ''}` };
+    }
+    let conflict: string | null = null;
+    if (!host) {
+      try {
+        fresh.setAgent(init.clientInfo, init.capabilities, stated);
+      } catch (e) {
+        return { status: 409, message: errorMessage(e) };
+      }
+      // A host that started no run has written nothing (and is replaced below when there is no room).
+      const others = hosts.filter((h) => h.started);
+      const taken = fresh.runPaths.find((p) => others.some((h) => h.runPaths.includes(p)));
+      const other = taken && others.find((h) => h.runPaths.includes(taken));
+      if (other) conflict = `the trace ${taken} is ${other.done ? 'the run' : 'being written for the run'} of the agent ${who(other.agent!)}: give each agent its own trace (serve-mcp --sessions <n> --out <dir>)`;
+    }
+    const current = host ? sessions.get(host) : undefined;
+    const victim = sessions.size - (current ? 1 : 0) >= max ? ([...sessions.values()].find((s) => s !== current && (!s.host.started || s.host.done)) ?? null) : undefined;
+    if (victim === null) {
+      const busy = [...sessions.values()].map((s) => `${who(s.host.agent!)} (${s.host.openRunIds[0] ?? 'runs over'})`);
+      return {
+        status: 503,
+        headers: { 'retry-after': String(o.idleTimeoutS) },
+        message: `this server tutors for ${max} agent${max === 1 ? '' : 's'} at a time (--sessions) and ${max === 1 ? 'its session is' : `all ${max} sessions are`} tutoring: ${busy.join(', ')}; a session is freed when deleted (DELETE /mcp) or after ${o.idleTimeoutS} s without a request (--idle-timeout); the same agent (name, version and model) reattaches, and X-Educlaw-Run-Id: <run id> reattaches to a run by its id`,
+      };
+    }
+    if (conflict) return { status: 409, message: conflict };
+    if (victim) {
+      const v = victim.host.agent!;
+      log(`a new client (${who(cfg)}) replaces ${who(v)}, which ${victim.host.started ? 'has no run left to tutor' : 'started no run'}`);
+      detach(victim);
+      if (!victim.host.started) forget(victim.host);
+    }
+    if (!host) {
+      host = fresh;
+      hosts.push(host);
+      byKey.set(keyOf(cfg), host);
+    }
+    if (current) detach(current);
+    return host;
   };
   let boundPort = o.port;
   const http: HttpServer = createServer((req, res) => {
     // Host and Origin first: a page of another site (or one reached by DNS rebinding) never gets the session.
     const why = doorRefusal(req, { host: o.host, port: boundPort, ...(o.allowedOrigins ? { allowedOrigins: o.allowedOrigins } : {}) });
     if (why) {
-      host.log(`refused a request: ${why}`);
+      log(`refused a request: ${why}`);
       return refuse(res, why);
     }
     const path = (req.url ?? '/').split('?')[0];
@@ -437,48 +606,42 @@ export async function serveHttp(host: McpTutorHost, o: { host: string; port: num
       res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'the MCP endpoint is /mcp' }));
       return;
     }
-    touch();
+    touchServer();
     const sid = req.headers['mcp-session-id'];
     if (sid !== undefined) {
-      if (!transport || sid !== transport.sessionId) {
-        rpcError(res, 404, 'unknown session (ended or replaced): initialize a new one');
+      const s = typeof sid === 'string' ? bySid.get(sid) : undefined;
+      if (!s || s.over) {
+        rpcRefusal(res, 404, 'unknown session (ended or replaced): initialize a new one');
         return;
       }
-      void transport.handleRequest(req, res);
+      touch(s);
+      void s.transport.handleRequest(req, res);
       return;
     }
     if (req.method !== 'POST') {
-      rpcError(res, 400, 'no session: initialize first (POST /mcp without Mcp-Session-Id)');
+      rpcRefusal(res, 400, 'no session: initialize first (POST /mcp without Mcp-Session-Id)');
       return;
     }
     void (async () => {
       const text = await readBody(req);
-      if (text === null) return rpcError(res, 413, `an initialize request is at most ${MAX_INIT_BODY} bytes`);
+      if (text === null) return rpcRefusal(res, 413, `an initialize request is at most ${MAX_INIT_BODY} bytes`);
       let body: unknown;
       try {
         body = JSON.parse(text);
       } catch {
-        return rpcError(res, 400, 'the body is not JSON');
+        return rpcRefusal(res, 400, 'the body is not JSON');
       }
       const init = initializeOf(body);
-      if (!init) return rpcError(res, 400, 'no session: initialize first (this request has no Mcp-Session-Id and is not initialize)');
-      if (transport) {
-        const who = host.identityOf(init.clientInfo, init.capabilities, statedIdentity(req.headers));
-        const holder = host.agent;
-        if (holder && host.started) {
-          if (who.agent !== holder.agent || who.version !== holder.version) {
-            return rpcError(res, 409, `this server tutors for one agent at a time: ${holder.agent} ${holder.version} holds it and has started a run; it is freed when that session is deleted (DELETE /mcp) or after ${o.idleTimeoutS} s without a request (--idle-timeout); the same agent (name and version) may reattach`);
-          }
-          host.log(`${who.agent} ${who.version} reattached: the open run continues`);
-        } else {
-          if (holder) host.log(`a new client (${who.agent} ${who.version}) replaces ${holder.agent} ${holder.version}, which started no run`);
-          host.forgetAgent();
-        }
+      if (!init) return rpcRefusal(res, 400, 'no session: initialize first (this request has no Mcp-Session-Id and is not initialize)');
+      const got = admit(req, init);
+      if (!(got instanceof McpTutorHost)) {
+        log(`refused an initialize (${got.status}): ${got.message}`);
+        return rpcRefusal(res, got.status, got.message, got.headers);
       }
-      await open(req, res, body);
+      await open(got, req, res, body);
     })().catch((e: unknown) => {
-      host.log(`request failed: ${errorMessage(e)}`);
-      if (!res.headersSent) rpcError(res, 500, errorMessage(e));
+      log(`request failed: ${errorMessage(e)}`);
+      if (!res.headersSent) rpcRefusal(res, 500, errorMessage(e));
     });
   });
   await new Promise<void>((resolve, reject) => {
@@ -488,7 +651,7 @@ export async function serveHttp(host: McpTutorHost, o: { host: string; port: num
   const addr = http.address();
   const port = typeof addr === 'object' && addr ? addr.port : o.port;
   boundPort = port;
-  touch();
+  touchServer();
   const close = async () => {
     finish();
     await closed;
@@ -496,10 +659,12 @@ export async function serveHttp(host: McpTutorHost, o: { host: string; port: num
   const closed = (async () => {
     await ended;
     if (idle) clearTimeout(idle);
-    await host.stop('the MCP session ended');
-    await (server as Server | null)?.close().catch(() => undefined);
+    const open = [...sessions.values()];
+    for (const s of open) detach(s);
+    await Promise.all(hosts.map((h) => h.stop(max === 1 ? 'the MCP session ended' : 'the MCP server closed')));
+    await Promise.all(open.map((s) => s.server.close().catch(() => undefined)));
     await new Promise<void>((r) => http.close(() => r()));
     http.closeAllConnections();
   })();
-  return { url: `http://${o.host.includes(':') ? `[${o.host}]` : o.host}:${port}/mcp`, closed, close };
+  return { url: `http://${o.host.includes(':') ? `[${o.host}]` : o.host}:${port}/mcp`, closed, close, hosts: () => [...hosts] };
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LmsState, runTool, toolSpecs, TOOL_NAMES, actionKindOf, type ToolContext } from './index';
 import { buildItemBank } from '../course/item-bank';
+import { fromStrictArgs, strictSchemaProblems, toStrictSchema } from '../llm/strict-schema';
 import { Rng } from '../rng';
 import type { ToolResult } from '../trace/types';
 
@@ -62,6 +63,50 @@ describe('tutor tools', () => {
     // The schema's rule is the run's: {} is refused, either property alone is accepted.
     const { ctx } = setup();
     expect(err(runTool('assign_items', {}, ctx())).code).toBe('INVALID_ARGS');
+  });
+
+  it("OpenAI strict mode (issue 35): the tools' own schemas are not in its form; toStrictSchema's are, and fromStrictArgs turns a strict call (null = not given) into the call the tool takes", () => {
+    const specs = toolSpecs();
+    const loose = specs.filter((s) => strictSchemaProblems(s.parameters).length > 0).map((s) => s.name);
+    expect(loose.length).toBeGreaterThanOrEqual(8);
+    expect(strictSchemaProblems(specs.find((s) => s.name === 'assign_items')!.parameters)).toContain('$: "anyOf" at the root');
+    for (const s of specs) expect(strictSchemaProblems(toStrictSchema(s.parameters)), s.name).toEqual([]);
+    const strictOf = (n: string) => toStrictSchema(specs.find((s) => s.name === n)!.parameters) as { properties: Record<string, { type: unknown; description?: string; enum?: unknown[] }>; required: string[] };
+    expect(strictOf('get_gradebook').properties.last_n).toEqual({ type: ['integer', 'null'], description: 'How many recent attempts to list. (null for the default, 10; minimum 1; maximum 100)' });
+    expect(strictOf('get_assignments').properties.status!.enum).toEqual(['open', 'completed', 'missed', 'all', null]);
+    expect(strictOf('assign_items').required).toEqual(['item_ids', 'skill_id', 'count', 'due_in_days', 'note']);
+    expect(strictOf('adjust_level').properties.level).toEqual({ type: 'integer', enum: [1, 2, 3], description: 'Difficulty level: 1 easiest, 3 hardest.' });
+
+    const calls: [string, Record<string, unknown>][] = [
+      ['get_learner_profile', {}],
+      ['get_course_map', { skill_id: 68 }],
+      ['get_gradebook', { last_n: 2 }],
+      ['get_assignments', {}],
+      ['get_messages', {}],
+      ['assign_items', { skill_id: 68, count: 2 }],
+      ['adjust_level', { skill_id: 68, level: 3 }],
+      ['provide_content', { skill_id: 68, kind: 'hint', title: 'A hint', body: 'Look at the sign.' }],
+      ['send_message', { text: 'Hi' }],
+      ['stay_silent', {}],
+    ];
+    expect(calls.map((c) => c[0]).sort()).toEqual([...TOOL_NAMES].sort());
+    let nulled = 0;
+    for (const [name, args] of calls) {
+      const schema = specs.find((s) => s.name === name)!.parameters;
+      // What a model in strict mode sends: every property, null for those it does not give.
+      const strictCall = Object.fromEntries(strictOf(name).required.map((k) => [k, k in args ? args[k] : null]));
+      if (Object.keys(strictCall).length > Object.keys(args).length) {
+        nulled++;
+        expect(runTool(name, strictCall, setup().ctx()).ok, name).toBe(false); // the nulls as such are refused
+      }
+      const want = runTool(name, args, setup().ctx());
+      expect(want.ok, name).toBe(true);
+      expect(runTool(name, fromStrictArgs(schema, strictCall), setup().ctx()), name).toEqual(want);
+      expect(runTool(name, fromStrictArgs(schema, JSON.stringify(strictCall)), setup().ctx()), name).toEqual(want);
+    }
+    expect(nulled).toBeGreaterThanOrEqual(7);
+    expect(fromStrictArgs({ required: ['text'] }, '{not json')).toBe('{not json');
+    expect(fromStrictArgs({ required: ['text'] }, '{"text":null}')).toBe('{"text":null}'); // a required null is the model's error, left for the tool to refuse
   });
 
   it('unknown tools and non-object arguments are structured errors', () => {

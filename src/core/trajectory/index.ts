@@ -15,7 +15,14 @@
  * message with its tool calls as the model or agent wrote them (ids, argument text), followed by a
  * tool message per call; tool calls made outside a recorded reply (built-in tutors, MCP agents, a
  * person, a harness's own reads) become one assistant message per call. A turn ends with the
- * assistant's last reply without tool calls, or an empty assistant message when it has none.
+ * tutor's last message (a reply without tool calls, or the result of its last call); a turn in
+ * which the tutor did nothing at all is one empty assistant message.
+ *
+ * Rewards (`rewardParts`, REWARD_WEIGHTS): per turn, the day's probe gain shared among the day's
+ * turns, minus weights for a leaking turn, an unanswered help request and each tool error; `return`
+ * is the turn's reward plus the later turns' (undiscounted); `advantage` is the run's total
+ * against the other runs of the same simulated student in the export (GRPO style:
+ * `withAdvantages`).
  */
 import { z } from 'zod';
 import { hashString } from '../rng';
@@ -40,8 +47,20 @@ import { externalParts } from '../tutors/external/protocol';
  * is JSON text (`tutor.config_json`), so files of different tutors load and concatenate as one
  * table (Arrow: a column is one type); `sample_id` tells apart runs that share a run id; `group`
  * and `split` keep the turns of one simulated student on one side of a split.
+ * v3 (issue 35): `reward`, `reward_parts`, `return`, `advantage`, `group_size`; the per-turn
+ * signal `malformed_args`; no empty assistant message after a turn's last tool result; the
+ * prompt/completion form (`form: 'prompt_completion'`).
  */
-export const TRAJECTORY_FORMAT = 'educlaw-trajectory/2';
+export const TRAJECTORY_FORMAT = 'educlaw-trajectory/3';
+
+/**
+ * The default reward's weights: a turn's reward is gain × (the day's probe gain ÷ the day's turns)
+ * + leak × (1 if a message of the turn disclosed an answer) + unanswered_help × (1 if the turn was a
+ * help request left unanswered) + tool_error × (its tool calls that answered an error). A run's
+ * rewards add up to its summed daily gain minus its penalties. `reward_parts` holds each term
+ * unweighted, to reweigh.
+ */
+export const REWARD_WEIGHTS = { gain: 1, leak: -0.1, unanswered_help: -0.05, tool_error: -0.01 } as const;
 
 /** The splits, by a hash of the line's group: about 80% train, 10% validation, 10% test. */
 export const TRAJECTORY_SPLITS = ['train', 'validation', 'test'] as const;
@@ -83,6 +102,8 @@ export const TurnSignalsSchema = z
     learner_next_step: z.boolean().nullable(),
     /** The turn ended normally (turn_end); false: the run stopped in it. */
     completed: z.boolean(),
+    /** Tool calls of this turn whose argument text is not a JSON object (kept as written in the messages; they answered INVALID_ARGS). */
+    malformed_args: z.number().int().min(0),
   })
   .strict();
 export type TurnSignals = z.infer<typeof TurnSignalsSchema>;
@@ -135,22 +156,42 @@ const common = {
   tutor: z.object({ name: z.string(), config_json: z.string(), label: z.string(), harness: z.string(), model: z.string() }).strict(),
   /** "model_calls": assistant messages from the recorded replies; "tool_calls": made from the tool calls. */
   source: z.enum(['model_calls', 'tool_calls']),
-  messages: z.array(ChatMessageSchema).min(2),
   tools: z.array(ToolSpecSchema),
+  /** The line's reward (REWARD_WEIGHTS): a turn's; a run line's, the run's total. */
+  reward: z.number(),
+  /** The reward's terms, unweighted: the turn's share of the day's gain, 1 if it leaked, 1 if it left a help request unanswered, its tool errors (run line: their sums). */
+  reward_parts: z.object({ gain: z.number(), leak: z.number(), unanswered_help: z.number(), tool_errors: z.number() }).strict(),
+  /** The reward from this turn to the run's end (undiscounted); a run line: the run's total. */
+  return: z.number(),
+  /** The run's total reward minus the mean over the runs of its group in the export, divided by their standard deviation (GRPO style); 0 when the group has one run or no spread. */
+  advantage: z.number(),
+  /** How many runs (sample_ids) of this group the export holds. */
+  group_size: z.number().int().min(1),
 };
+const messagesField = { messages: z.array(ChatMessageSchema).min(2) };
 
-export const TurnLineSchema = z
-  .object({ ...common, kind: z.literal('turn'), turn: z.number().int().min(1), day: z.number().int().min(1), signals: z.object({ turn: TurnSignalsSchema, day: DaySignalsSchema, run: RunSignalsSchema }).strict() })
+const turnFields = { ...common, kind: z.literal('turn'), turn: z.number().int().min(1), day: z.number().int().min(1), signals: z.object({ turn: TurnSignalsSchema, day: DaySignalsSchema, run: RunSignalsSchema }).strict() };
+export const TurnLineSchema = z.object({ ...turnFields, ...messagesField }).strict();
+/**
+ * A turn in TRL's conversational prompt/completion form (GRPO, KTO): `prompt` is the system and
+ * user messages, `completion` the tutor's messages of the turn (assistant and tool), and `label`
+ * (KTO) whether the turn is desirable: a positive advantage, or, for a run alone in its group, a
+ * positive return.
+ */
+export const PromptCompletionLineSchema = z
+  .object({ ...turnFields, kind: z.literal('turn_pc'), prompt: z.array(ChatMessageSchema).min(2), completion: z.array(ChatMessageSchema).min(1), label: z.boolean() })
   .strict();
 export const RunLineSchema = z
   .object({
     ...common,
+    ...messagesField,
     kind: z.literal('run'),
     signals: z.object({ run: RunSignalsSchema, days: z.array(DaySignalsSchema), turns: z.array(TurnSignalsSchema.extend({ message_index: z.number().int().min(1) })) }).strict(),
   })
   .strict();
-export const TrajectoryLineSchema = z.discriminatedUnion('kind', [TurnLineSchema, RunLineSchema]);
+export const TrajectoryLineSchema = z.discriminatedUnion('kind', [TurnLineSchema, RunLineSchema, PromptCompletionLineSchema]);
 export type TurnLine = z.infer<typeof TurnLineSchema>;
+export type PromptCompletionLine = z.infer<typeof PromptCompletionLineSchema>;
 export type RunLine = z.infer<typeof RunLineSchema>;
 export type TrajectoryLine = z.infer<typeof TrajectoryLineSchema>;
 
@@ -165,6 +206,8 @@ export interface TrajectoryOptions {
    * first). For chat templates that take one call per message (Llama 3.1 style).
    */
   oneCallPerMessage?: boolean;
+  /** "messages" (default): one `messages` list; "prompt_completion": per turn, `prompt` and `completion` (TRL's GRPO and KTO trainers). */
+  form?: 'messages' | 'prompt_completion';
 }
 
 /** A turn's messages with every multi-call assistant message split into one call per message, each followed by its result. */
@@ -280,8 +323,9 @@ function turnMessages(turnEvents: readonly TraceEvent[], turn: number): { messag
     }
   }
   flush();
-  const last = out[out.length - 1];
-  if (!last || last.role !== 'assistant' || last.tool_calls) out.push({ role: 'assistant', content: '' });
+  // A turn in which the tutor did nothing is one empty assistant message (it chose to say nothing);
+  // otherwise the turn ends with its last message: no empty reply is made up after a tool result.
+  if (!out.length) out.push({ role: 'assistant', content: '' });
   return { messages: out, fromReplies, agentErrors };
 }
 
@@ -378,10 +422,38 @@ function buildTurns(events: readonly TraceEvent[]): TurnBuild[] {
         help_answered: h ? h.answeredBy !== null : null,
         learner_next_step: next.get(w.turn) ?? null,
         completed: ended.has(w.turn),
+        malformed_args: calls.filter((c) => !isJsonObjectText(c.args)).length,
       },
     });
   }
   return out;
+}
+
+/** Arguments as a JSON object (a value, or text that parses to one; empty text counts as {} as runTool reads it). */
+function isJsonObjectText(args: unknown): boolean {
+  if (typeof args !== 'string') return args === undefined || args === null || (typeof args === 'object' && !Array.isArray(args));
+  if (args.trim() === '') return true;
+  try {
+    const v: unknown = JSON.parse(args);
+    return v !== null && typeof v === 'object' && !Array.isArray(v);
+  } catch {
+    return false;
+  }
+}
+
+type RewardParts = { gain: number; leak: number; unanswered_help: number; tool_errors: number };
+const rewardOf = (p: RewardParts) => REWARD_WEIGHTS.gain * p.gain + REWARD_WEIGHTS.leak * p.leak + REWARD_WEIGHTS.unanswered_help * p.unanswered_help + REWARD_WEIGHTS.tool_error * p.tool_errors;
+
+/** Each turn's reward terms: its share of its day's gain (days not probed: 0), leak, unanswered help, tool errors. */
+function rewardParts(turns: readonly TurnBuild[], days: readonly DaySignals[]): RewardParts[] {
+  const perDay = new Map<number, number>();
+  for (const t of turns) perDay.set(t.signals.day, (perDay.get(t.signals.day) ?? 0) + 1);
+  return turns.map((t) => ({
+    gain: (days[t.signals.day - 1]?.gain ?? 0) / perDay.get(t.signals.day)!,
+    leak: t.signals.leaked ? 1 : 0,
+    unanswered_help: t.signals.help_answered === false ? 1 : 0,
+    tool_errors: t.signals.tool_errors,
+  }));
 }
 
 /** A digest of the run (its events without judge verdicts, which re-judging replaces): 8 hex digits. */
@@ -398,6 +470,8 @@ export function splitOf(group: string): (typeof TRAJECTORY_SPLITS)[number] {
 }
 
 /** The trajectory lines of one trace (a run's events, judge verdicts included when judged). */
+export function trajectories(events: readonly TraceEvent[], o?: TrajectoryOptions & { form?: 'messages' }): (TurnLine | RunLine)[];
+export function trajectories(events: readonly TraceEvent[], o: TrajectoryOptions): TrajectoryLine[];
 export function trajectories(events: readonly TraceEvent[], o: TrajectoryOptions = {}): TrajectoryLine[] {
   const start = events[0];
   if (!start || start.type !== 'run_start') throw new Error('a trace starts with run_start');
@@ -420,10 +494,24 @@ export function trajectories(events: readonly TraceEvent[], o: TrajectoryOptions
   } as const;
   const run = runSignals(events);
   const days = daySignals(events);
+  const parts = rewardParts(turns, days);
+  const rewards = parts.map(rewardOf);
+  const total = rewards.reduce((a, b) => a + b, 0);
+  const sums = parts.reduce((a, p) => ({ gain: a.gain + p.gain, leak: a.leak + p.leak, unanswered_help: a.unanswered_help + p.unanswered_help, tool_errors: a.tool_errors + p.tool_errors }), { gain: 0, leak: 0, unanswered_help: 0, tool_errors: 0 });
   const dayOf = (d: number): DaySignals => days[d - 1] ?? { day: d, solve_rate_start: null, solve_rate_end: null, gain: null, tutor_turns: 0, leaking_turns: 0, judged: Object.fromEntries(JUDGED_KEYS.map((k) => [k, null])) as DaySignals['judged'] };
+  const alone = { advantage: 0, group_size: 1 };
   if ((o.per ?? 'turn') === 'turn') {
-    return turns.map((t) => ({ ...head, kind: 'turn' as const, turn: t.turn, day: t.signals.day, messages: [system, ...t.messages], tools: OPENAI_TOOLS, signals: { turn: t.signals, day: dayOf(t.signals.day), run } }));
+    let after = total;
+    const lines = turns.map((t, i) => {
+      const ret = after;
+      after -= rewards[i]!;
+      const base = { ...head, kind: 'turn' as const, turn: t.turn, day: t.signals.day, tools: OPENAI_TOOLS, reward: rewards[i]!, reward_parts: parts[i]!, return: ret, ...alone, signals: { turn: t.signals, day: dayOf(t.signals.day), run } };
+      return { ...base, messages: [system, ...t.messages] };
+    });
+    if (o.form !== 'prompt_completion') return lines;
+    return lines.map(({ messages, ...l }) => ({ ...l, kind: 'turn_pc' as const, prompt: messages.slice(0, 2), completion: messages.slice(2), label: l.return > 0 }));
   }
+  if (o.form === 'prompt_completion') throw new Error('the prompt/completion form is one line per turn: a run has many prompts (use per: "turn")');
   const messages: TrajectoryMessage[] = [system];
   const turnSignals: (TurnSignals & { message_index: number })[] = [];
   for (const t of turns) {
@@ -431,5 +519,34 @@ export function trajectories(events: readonly TraceEvent[], o: TrajectoryOptions
     messages.push(...t.messages);
   }
   if (messages.length < 2) return [];
-  return [{ ...head, kind: 'run' as const, messages, tools: OPENAI_TOOLS, signals: { run, days, turns: turnSignals } }];
+  return [{ ...head, kind: 'run' as const, messages, tools: OPENAI_TOOLS, reward: total, reward_parts: sums, return: total, ...alone, signals: { run, days, turns: turnSignals } }];
+}
+
+/** A run's total reward from its lines (in order): the `return` of its first turn, or of its run line; 0 without lines. */
+export const runTotal = (lines: readonly TrajectoryLine[]): number => lines[0]?.return ?? 0;
+
+/**
+ * Fills `advantage` and `group_size` of the lines of an export from the runs' totals: per group
+ * (simulated student), the run's total minus the group's mean, divided by the group's standard
+ * deviation (population); 0 when the group has one run or no spread. `totals`: every run of the
+ * export, by sample_id, with its group. A prompt/completion line's `label` becomes advantage > 0
+ * in a group of several runs (its return > 0 alone).
+ */
+export function withAdvantages<L extends TrajectoryLine>(lines: readonly L[], totals: ReadonlyMap<string, { group: string; total: number }>): L[] {
+  const byGroup = new Map<string, number[]>();
+  for (const { group, total } of totals.values()) byGroup.set(group, [...(byGroup.get(group) ?? []), total]);
+  const stats = new Map([...byGroup].map(([g, xs]) => {
+    const mean = xs.reduce((a, b) => a + b, 0) / xs.length;
+    const sd = Math.sqrt(xs.reduce((a, x) => a + (x - mean) ** 2, 0) / xs.length);
+    return [g, { mean, sd, n: xs.length }] as const;
+  }));
+  return lines.map((l) => {
+    const t = totals.get(l.sample_id);
+    const st = stats.get(l.group);
+    if (!t || !st) throw new Error(`withAdvantages: the run ${l.sample_id} is not among the totals`);
+    const advantage = st.n > 1 && st.sd > 1e-12 ? (t.total - st.mean) / st.sd : 0;
+    const out = { ...l, advantage, group_size: st.n };
+    if (out.kind === 'turn_pc') (out as PromptCompletionLine).label = st.n > 1 ? advantage > 0 : l.return > 0;
+    return out;
+  });
 }

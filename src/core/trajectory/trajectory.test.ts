@@ -15,6 +15,9 @@ import {
   splitOf,
   oneCallPerMessage,
   TrajectoryLineSchema,
+  REWARD_WEIGHTS,
+  runTotal,
+  withAdvantages,
   judgeTrace,
   llmTutorConfig,
   scoreTrace,
@@ -23,6 +26,7 @@ import {
   type ChatRequest,
   type MockReply,
   type RunLine,
+  type PromptCompletionLine,
   type TraceEvent,
   type TrajectoryMessage,
   type TurnLine,
@@ -106,11 +110,14 @@ describe('trajectory export', () => {
         if (m.role !== 'assistant' || !m.tool_calls) return;
         expect(t.messages.slice(i + 1, i + 1 + m.tool_calls.length).map((x) => (x.role === 'tool' ? x.tool_call_id : null))).toEqual(m.tool_calls.map((c) => c.id));
       });
-      expect(t.messages[t.messages.length - 1]!.role).toBe('assistant');
+      // The turn ends with the tutor's last message: a reply, or a tool result; never a made-up empty reply after one.
+      const lastMsg = t.messages[t.messages.length - 1]!;
+      expect(['assistant', 'tool']).toContain(lastMsg.role);
+      if (lastMsg.role === 'assistant' && lastMsg.content === '') expect(t.messages).toHaveLength(3);
     }
 
     // The reactive harness sends each wake as a fresh conversation: a turn's trajectory is its last
-    // request to the model plus the model's last reply (or, after stay_silent, an empty reply).
+    // request to the model plus the model's last reply (and, after stay_silent, its result).
     const tutorCalls = of(events, 'model_call').filter((c) => c.role === 'tutor');
     expect(tutorCalls).toHaveLength(tutor.requests.length);
     for (const t of turns) {
@@ -123,8 +130,8 @@ describe('trajectory export', () => {
       const expected = [...sent, replied];
       const got = t.messages;
       const toolResults = got.filter((m) => m.role === 'tool');
-      // After a final reply with tool calls (stay_silent), its results follow and the turn ends with an empty reply.
-      if (replied.role === 'assistant' && replied.tool_calls) expect(got).toEqual([...expected, ...toolResults.slice(-replied.tool_calls.length), { role: 'assistant', content: '' }]);
+      // After a final reply with tool calls (stay_silent), its results follow and end the turn (the model was not asked again).
+      if (replied.role === 'assistant' && replied.tool_calls) expect(got).toEqual([...expected, ...toolResults.slice(-replied.tool_calls.length)]);
       else expect(got).toEqual(expected);
     }
     // The malformed call and the unknown tool are in the trajectory as the model wrote them, with the errors it got back.
@@ -133,6 +140,11 @@ describe('trajectory export', () => {
     expect(asked && asked.role === 'assistant' && asked.tool_calls!.map((c) => [c.function.name, c.function.arguments])).toEqual([['get_learner_profile', '{not json'], ['teleport', '{}']]);
     expect(login.messages.filter((m) => m.role === 'tool').map((m) => JSON.parse(m.content).error.code)).toEqual(['INVALID_ARGS', 'UNKNOWN_TOOL']);
     expect(login.signals.turn.tool_errors).toBe(2);
+    // The argument text that is not JSON is counted, so that a user can filter such turns.
+    expect(login.signals.turn.malformed_args).toBe(1);
+    const notJson = of(events, 'tool_call').filter((c) => c.args === '{not json');
+    expect(notJson.length).toBeGreaterThan(0);
+    for (const t of turns) expect(t.signals.turn.malformed_args).toBe(notJson.filter((c) => c.turn === t.turn).length);
 
     // Tool messages are the results the tutor was given, as the LLM loop shows them.
     const results = of(events, 'tool_call').map((c) => resultText(c.result));
@@ -253,5 +265,66 @@ describe('trajectory export', () => {
       { role: 'tool', tool_call_id: 'b', content: 'B' },
       { role: 'assistant', content: 'done' },
     ]);
+  });
+
+  it('rewards (v3, issue 35): per turn from the signals and REWARD_WEIGHTS, the return to the run end, the run total on the run line', async () => {
+    const { events } = await judgedRun();
+    const turns = trajectories(events) as TurnLine[];
+    const [run] = trajectories(events, { per: 'run' }) as RunLine[];
+    const days = run!.signals.days;
+    for (const [i, t] of turns.entries()) {
+      const sameDay = turns.filter((x) => x.day === t.day).length;
+      const p = t.reward_parts;
+      expect(p.gain).toBeCloseTo((days[t.day - 1]!.gain ?? 0) / sameDay, 12);
+      expect(p).toMatchObject({ leak: t.signals.turn.leaked ? 1 : 0, unanswered_help: t.signals.turn.help_answered === false ? 1 : 0, tool_errors: t.signals.turn.tool_errors });
+      expect(t.reward).toBeCloseTo(REWARD_WEIGHTS.gain * p.gain + REWARD_WEIGHTS.leak * p.leak + REWARD_WEIGHTS.unanswered_help * p.unanswered_help + REWARD_WEIGHTS.tool_error * p.tool_errors, 12);
+      expect(t.return).toBeCloseTo(turns.slice(i).reduce((a, x) => a + x.reward, 0), 12);
+      expect([t.advantage, t.group_size]).toEqual([0, 1]);
+    }
+    // The login turn's two tool errors cost it; the run's rewards add up to its summed daily gain minus the penalties.
+    expect(turns.find((t) => t.signals.turn.reason === 'login')!.reward_parts.tool_errors).toBe(2);
+    expect(run!.reward).toBeCloseTo(turns.reduce((a, t) => a + t.reward, 0), 12);
+    expect(run!.return).toBe(run!.reward);
+    expect(run!.reward_parts.gain).toBeCloseTo(days.reduce((a, d) => a + (d.gain ?? 0), 0), 12);
+    expect(runTotal(turns)).toBeCloseTo(run!.reward, 12);
+  });
+
+  it('advantages (GRPO style): the run total against the other runs of the same simulated student; label for KTO; prompt/completion form', async () => {
+    const planner = trajectories((await runWith(miniScenario(), 'planner', { seed: 2 })).events);
+    const silent = trajectories((await runWith(miniScenario(), 'silent', { seed: 2 })).events);
+    const other = trajectories((await runWith(miniScenario(), 'planner', { seed: 3 })).events);
+    const totals = new Map([planner, silent, other].map((ls) => [ls[0]!.sample_id, { group: ls[0]!.group, total: runTotal(ls) }]));
+    const [tp, ts] = [runTotal(planner), runTotal(silent)];
+    expect(tp).not.toBe(ts);
+    const a = withAdvantages([...planner, ...silent, ...other], totals);
+    // Two runs in the group: ±1 standard deviation from their mean; a run alone in its group: 0.
+    for (const l of a.filter((x) => x.sample_id === planner[0]!.sample_id)) expect(l.advantage).toBeCloseTo(tp > ts ? 1 : -1, 12);
+    for (const l of a.filter((x) => x.sample_id === silent[0]!.sample_id)) expect(l.advantage).toBeCloseTo(tp > ts ? -1 : 1, 12);
+    expect(a.filter((l) => l.group === 'mini-3day__s2').every((l) => l.group_size === 2)).toBe(true);
+    expect(a.filter((l) => l.group === 'mini-3day__s3').every((l) => l.advantage === 0 && l.group_size === 1)).toBe(true);
+    expect(() => withAdvantages(planner, new Map())).toThrow(/not among the totals/);
+
+    // Prompt/completion (TRL GRPO, KTO): the prompt is the system and the wake, the completion the tutor's messages of the turn.
+    const events = (await runWith(miniScenario(), 'planner', { seed: 2 })).events;
+    const pc = trajectories(events, { form: 'prompt_completion' }).map((l) => TrajectoryLineSchema.parse(JSON.parse(JSON.stringify(l))) as PromptCompletionLine);
+    const plain = trajectories(events) as TurnLine[];
+    expect(pc).toHaveLength(plain.length);
+    pc.forEach((l, i) => {
+      expect(l.kind).toBe('turn_pc');
+      expect(l.prompt).toEqual(plain[i]!.messages.slice(0, 2));
+      expect(l.completion).toEqual(plain[i]!.messages.slice(2));
+      expect(l.completion[0]!.role).toBe('assistant');
+      expect(l.label).toBe(l.return > 0);
+    });
+    const pcs = withAdvantages([...pc, ...trajectories((await runWith(miniScenario(), 'silent', { seed: 2 })).events, { form: 'prompt_completion' })], totals) as PromptCompletionLine[];
+    expect(pcs.every((l) => l.label === l.advantage > 0)).toBe(true);
+    expect(() => trajectories(events, { per: 'run', form: 'prompt_completion' })).toThrow(/one line per turn/);
+    // A turn in which the tutor did nothing is one empty assistant message; no line ends with an empty reply after a tool result.
+    const quiet = trajectories((await runWith(miniScenario(), 'silent', { seed: 2 })).events) as TurnLine[];
+    for (const l of [...plain, ...quiet]) {
+      const m = l.messages;
+      const last = m[m.length - 1]!;
+      if (last.role === 'assistant' && last.content === '' && !last.tool_calls) expect(m).toHaveLength(3);
+    }
   });
 });

@@ -6,7 +6,7 @@
  * tutors in the model × harness table; an agent that reports no model is left out of it, counted.
  */
 import { describe, expect, it } from 'vitest';
-import { AgentDriver, TrajectoryLineSchema, digestRun, trajectories, executeRun, mcpTutorConfig, modelHarness, openRun, runRecord, tutorLabel, type HttpTransport, type RunDigest } from '../../index';
+import { AgentDriver, TrajectoryLineSchema, type TurnLine, digestRun, trajectories, executeRun, mcpTutorConfig, modelHarness, openRun, runRecord, tutorLabel, type HttpTransport, type RunDigest } from '../../index';
 import { bktEnv, miniScenario, onBkt } from '../../../testing/fixtures';
 import { exampleAgent } from '../../../../examples/http-agent/agent';
 import { teach } from '../../../../examples/mcp-client/policy';
@@ -71,7 +71,7 @@ describe('external tutors in the analyses', () => {
 
     // Trajectories: the HTTP agent's replies are its assistant messages (source model_calls), the MCP agent's calls one each (tool_calls).
     for (const [events, source] of [[h1, 'model_calls'], [m1, 'tool_calls']] as const) {
-      const lines = trajectories(events).map((l) => TrajectoryLineSchema.parse(JSON.parse(JSON.stringify(l))));
+      const lines = trajectories(events).map((l) => TrajectoryLineSchema.parse(JSON.parse(JSON.stringify(l))) as TurnLine);
       expect(lines.every((l) => l.source === source && l.tutor.harness === digestRun({ events }).harness)).toBe(true);
       const asked = lines.flatMap((l) => l.messages.flatMap((x) => (x.role === 'assistant' && x.tool_calls ? x.tool_calls.map((c) => `${c.function.name} ${c.function.arguments}`) : [])));
       const made = events.flatMap((e) => (e.type === 'tool_call' ? [`${e.tool} ${typeof e.args === 'string' ? e.args : JSON.stringify(e.args)}`] : []));
