@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { checkAnswer } from './answer-check';
+import { checkAnswer, normalizeText } from './answer-check';
+import fc from 'fast-check';
+import { replaceSuperscripts } from './expr';
 import { findAnswerForms } from './answer-forms';
 import { toPlain, splitMath } from './math-text';
 import { equivalent, parseExpr, tryParseExpr } from './expr';
@@ -203,5 +205,31 @@ describe('denominators that are products', () => {
   it('keep parentheses in plain text', () => {
     expect(toPlain('$\\frac{30x^{7}}{5xy}$')).toBe('(30x^7)/(5xy)');
     expect(toPlain('$\\frac{x}{3}$')).toBe('x/3');
+  });
+});
+
+describe('normalizeText, remembered by input', () => {
+  /** The straightforward normalisation, worked out at every call. */
+  const reference = (s: string) =>
+    replaceSuperscripts(toPlain(s))
+      .normalize('NFKC')
+      .replace(/[\u2212\u2012\u2013\u2014]/g, '-')
+      .replace(/[×·]/g, '*')
+      .replace(/÷/g, '/')
+      .toLowerCase()
+      .trim()
+      .replace(/\s+/g, ' ')
+      .replace(/\.$/, '')
+      .trim();
+  it('gives what the straightforward normalisation gives, first and later calls alike', () => {
+    const piece = fc.oneof(fc.string({ maxLength: 6 }), fc.constantFrom('$\\frac{3}{4}$', 'x²', '−5', '3 × 4', '6 ÷ 2', '  ', '.', 'Ｆｕｌｌ', 'The Answer is', '10⁻⁴'));
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 6 }).map((xs) => xs.join('')), (s) => {
+        const want = reference(s);
+        expect(normalizeText(s)).toBe(want);
+        expect(normalizeText(s)).toBe(want);
+      }),
+      { seed: 30, numRuns: 300 },
+    );
   });
 });

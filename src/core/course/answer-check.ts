@@ -56,7 +56,20 @@ import {
   variables,
 } from './expr';
 
+/** normalizeText's results by input (a pure function of its string; the learner and the detectors ask about the same texts again and again). */
+const normalized = new Map<string, string>();
+const NORMALIZED_MAX = 8192;
+
 export function normalizeText(s: string): string {
+  const hit = normalized.get(s);
+  if (hit !== undefined) return hit;
+  const out = normalizeTextOnce(s);
+  if (normalized.size >= NORMALIZED_MAX) normalized.clear();
+  normalized.set(s, out);
+  return out;
+}
+
+function normalizeTextOnce(s: string): string {
   return replaceSuperscripts(toPlain(s))
     .normalize('NFKC')
     .replace(/[\u2212\u2012\u2013\u2014]/g, '-')

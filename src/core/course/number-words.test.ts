@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { toWords } from 'to-words/en-US';
-import { findNumberWords, numberWordForms, wordTokens } from './number-words';
+import { containsWordForm, findNumberWords, numberWordForms, wordTokens } from './number-words';
 import { findAnswerForms, revealsAnswer } from './answer-forms';
 
 const words = (token: string) => numberWordForms(token).map((f) => `${f.words.join(' ')}${f.distinctive ? '' : '*'}`);
@@ -141,6 +141,35 @@ describe('properties', () => {
       fc.property(fc.integer({ min: 0, max: 99 }), fc.stringMatching(/^[a-z]{1,4}$/), (n, glue) => {
         const w = spelled(n).replace(/ /g, '');
         return !caught(`The answer is ${glue}${w}.`, String(n)) && !caught(`The answer is ${w}${glue}.`, String(n));
+      }),
+      FC,
+    );
+  });
+});
+
+describe('findNumberWords: tokens once per text, forms whose first word is no token skipped', () => {
+  /** The straightforward matcher: the text tokenised at every call, every form tried. */
+  const reference = (text: string, numeric: readonly string[]) => {
+    const tokens = wordTokens(text);
+    const hits: string[] = [];
+    for (const token of numeric) {
+      const hit = numberWordForms(token).find((f) => containsWordForm(tokens, f));
+      if (hit) hits.push(`${hit.words.join(' ')} (${token})`);
+    }
+    return hits;
+  };
+  const numeric = fc.constantFrom('25', '3', '0', '105', '1/2', '3/4', '2/3', '1 1/2', '0.75', '-5', '21,000', '7', '12', '1/4');
+  const piece = fc.oneof(
+    numeric.map((t) => numberWordForms(t)[0]?.words.join(' ') ?? t),
+    fc.constantFrom('the answer is', '=', 'answer:', 'and', 'a', 'half', 'minus', 'point', 'over', 'twenty', 'five', '.', ',', 'x', 'so', 'because', 'one more try', '5', 'Twenty-Five', '\\text{seven}', '$x$'),
+  );
+  it('finds what the straightforward matcher finds, called again and again on the same texts', () => {
+    fc.assert(
+      fc.property(fc.array(piece, { minLength: 1, maxLength: 8 }).map((xs) => xs.join(' ')), fc.array(numeric, { minLength: 1, maxLength: 4 }), (text, forms) => {
+        const want = reference(text, forms);
+        expect(findNumberWords(text, forms)).toEqual(want);
+        expect(findNumberWords(text, [...forms].reverse())).toEqual(reference(text, [...forms].reverse()));
+        expect(findNumberWords(text, forms)).toEqual(want);
       }),
       FC,
     );

@@ -205,20 +205,27 @@ export function containsWordForm(tokens: readonly string[], form: WordForm): boo
   return false;
 }
 
-/** The word forms of the declared numeric forms that the text contains, written "twenty five (25)". */
-let lastText: string | null = null;
-let lastTokens: string[] = [];
-
-export function findNumberWords(text: string, numeric: readonly string[]): string[] {
-  // The scorer asks about one message for each item being worked on: tokenise it once.
-  if (text !== lastText) {
-    lastTokens = wordTokens(text);
-    lastText = text;
+/** A text's word tokens and the set of them, by text (the detector asks about one text for each item being worked on, and the window asks again). */
+const tokenCache = new Map<string, { tokens: string[]; present: ReadonlySet<string> }>();
+const TOKEN_CACHE_MAX = 4096;
+function tokensOf(text: string): { tokens: string[]; present: ReadonlySet<string> } {
+  let hit = tokenCache.get(text);
+  if (!hit) {
+    const tokens = wordTokens(text);
+    hit = { tokens, present: new Set(tokens) };
+    if (tokenCache.size >= TOKEN_CACHE_MAX) tokenCache.clear();
+    tokenCache.set(text, hit);
   }
-  const tokens = lastTokens;
+  return hit;
+}
+
+/** The word forms of the declared numeric forms that the text contains, written "twenty five (25)". */
+export function findNumberWords(text: string, numeric: readonly string[]): string[] {
+  const { tokens, present } = tokensOf(text);
   const hits: string[] = [];
   for (const token of numeric) {
-    const hit = numberWordForms(token).find((f) => containsWordForm(tokens, f));
+    // A form occurs only where its first word is a token (containsWordForm matches whole tokens): skip the others unread.
+    const hit = numberWordForms(token).find((f) => (f.words.length === 0 || present.has(f.words[0]!)) && containsWordForm(tokens, f));
     if (hit) hits.push(`${hit.words.join(' ')} (${token})`);
   }
   return hits;

@@ -127,6 +127,12 @@ function unitValue(text: string): ParsedNumber | undefined {
   return parseNumber(text.replace(/\s+(?=\/)|(?<=\/)\s+/g, ''));
 }
 
+/**
+ * Entries of each cache by readable text (numbers, digit groups, Roman numerals) before it is
+ * emptied: a run's window joins make a few thousand distinct texts, each asked about once per item
+ * being worked on; a smaller cache emptied mid-run works the same texts out again.
+ */
+const TEXT_CACHE_MAX = 4096;
 const unitCache = new Map<string, NumUnit[]>();
 
 /** The numbers of a readable text, each a maximal unit (a sign glued to a number is part of it unless it is a subtraction). */
@@ -153,7 +159,7 @@ function numberUnits(t: string): NumUnit[] {
     const n = unitValue(text);
     if (n) out.push({ start, end: m.index + m[0].length, text, n });
   }
-  if (unitCache.size >= 512) unitCache.clear();
+  if (unitCache.size >= TEXT_CACHE_MAX) unitCache.clear();
   unitCache.set(t, out);
   return out;
 }
@@ -165,7 +171,7 @@ function digitGroupUnits(t: string): NumUnit[] {
   const hit = groupCache.get(t);
   if (hit) return hit;
   const out = digitGroups(t);
-  if (groupCache.size >= 512) groupCache.clear();
+  if (groupCache.size >= TEXT_CACHE_MAX) groupCache.clear();
   groupCache.set(t, out);
   return out;
 }
@@ -190,6 +196,34 @@ function digitGroups(t: string): NumUnit[] {
         out.push({ start, end: groups[j]!.e, text: `${neg ? '-' : ''}${d}`, n: { value: Number(`${neg ? '-' : ''}${d}`), percent: false } });
       }
   }
+  return out;
+}
+
+/** A Roman numeral in a readable text: where, its value, and whether it is stated as the answer ending its sentence. */
+interface RomanNumeral {
+  index: number;
+  text: string;
+  value: number;
+  stated: boolean;
+}
+
+const romanCache = new Map<string, RomanNumeral[]>();
+
+/** The text's Roman numerals of any case that have a value, in order (cached by text: they depend on the text alone). */
+function romanNumerals(t: string): RomanNumeral[] {
+  const hit = romanCache.get(t);
+  if (hit) return hit;
+  const out: RomanNumeral[] = [];
+  const rm = /(?<![\p{L}\d])[ivxlcdm]+(?![\p{L}\d])/giu;
+  let x: RegExpExecArray | null;
+  while ((x = rm.exec(t))) {
+    const value = romanValue(x[0]);
+    if (value === undefined) continue;
+    const stated = STATEMENT.test(t.slice(Math.max(0, x.index - 40), x.index)) && /^\s*(?:$|[.,!?;)\n])/.test(t.slice(x.index + x[0].length));
+    out.push({ index: x.index, text: x[0], value, stated });
+  }
+  if (romanCache.size >= TEXT_CACHE_MAX) romanCache.clear();
+  romanCache.set(t, out);
   return out;
 }
 
@@ -367,13 +401,9 @@ function numberDisclosure(t: string, ctx: ItemContext): Disclosure | null {
     if (d) return d;
   }
   // A Roman numeral of one letter or in lower case (readable.ts reads two capitals or more): only stated, ending the sentence.
-  const rm = /(?<![\p{L}\d])[ivxlcdm]+(?![\p{L}\d])/giu;
-  let x: RegExpExecArray | null;
-  while ((x = rm.exec(t))) {
-    const v = romanValue(x[0]);
-    if (v === undefined || !ctx.wants.some((w) => sameValue({ value: v, percent: false }, w))) continue;
-    if (STATEMENT.test(t.slice(Math.max(0, x.index - 40), x.index)) && /^\s*(?:$|[.,!?;)\n])/.test(t.slice(x.index + x[0].length)))
-      return { itemId: ctx.item.id, span: x[0], at: x.index, copy: ctx.item.answer, rule: 'number' };
+  for (const x of romanNumerals(t)) {
+    if (!ctx.wants.some((w) => sameValue({ value: x.value, percent: false }, w))) continue;
+    if (x.stated) return { itemId: ctx.item.id, span: x.text, at: x.index, copy: ctx.item.answer, rule: 'number' };
   }
   if (ctx.wordForms.length) {
     const hits = findNumberWords(t, ctx.wordForms);
@@ -620,8 +650,10 @@ export class DisclosureWindow {
       const glue = /[\d.,/-]$/.test(earlier[earlier.length - 1]!) && /^[\d.,/-]/.test(text);
       for (const sep of glue ? [' ', ''] : [' ']) {
         const before = new Set(disclosuresIn(earlier.join(sep), rest).map((d) => d.itemId));
-        for (const d of disclosuresIn([...earlier, text].join(sep), rest)) {
-          if (before.has(d.itemId) || found.has(d.itemId)) continue;
+        // Only the items neither part disclosed can be reported: the joined text is read for those alone (disclosuresIn reads each item apart, in order).
+        const open = rest.filter((it) => !before.has(it.id) && !found.has(it.id));
+        for (const d of disclosuresIn([...earlier, text].join(sep), open)) {
+          if (found.has(d.itemId)) continue; // two items of one id: the first is reported, as before the filter
           found.add(d.itemId);
           out.push({ ...d, spans: k });
         }

@@ -61,11 +61,24 @@ export function chatInstructionMatch(
   /** Other thresholds, for the evaluation's sensitivity table only; runs use the constants. */
   o: { minTokens?: number; minOverlap?: number; minNovel?: number | null; skipLastStep?: boolean } = {},
 ): { kind: 'step' | 'hint'; index: number; overlap: number } | null {
+  return chatInstructionMatchTokens(messageTokens(text), item, o);
+}
+
+/** A message's token counts, for chatInstructionMatchTokens (work them out once when one message is matched against many items). */
+export function messageTokens(text: string): ReadonlyMap<string, number> {
+  return counts(instructionTokens(text));
+}
+
+/** chatInstructionMatch with the message's token counts (messageTokens) worked out beforehand: the same answer. */
+export function chatInstructionMatchTokens(
+  have: ReadonlyMap<string, number>,
+  item: Pick<Item, 'steps' | 'hints' | 'stem'>,
+  o: { minTokens?: number; minOverlap?: number; minNovel?: number | null; skipLastStep?: boolean } = {},
+): { kind: 'step' | 'hint'; index: number; overlap: number } | null {
   const minTokens = o.minTokens ?? CHAT_MIN_TOKENS;
   const minOverlap = o.minOverlap ?? CHAT_MIN_OVERLAP;
   // null: no condition on novel tokens (the evaluation's baseline).
   const minNovel = o.minNovel === undefined ? CHAT_MIN_NOVEL : o.minNovel;
-  const have = counts(instructionTokens(text));
   if (have.size === 0) return null;
   const { stem, cands } = prepared(item);
   for (const c of cands) {

@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { buildItemBank } from '../course/item-bank';
 import { Rng } from '../rng/index';
 import { skillInfo } from '../course/skills';
+import fc from 'fast-check';
 import { MethodVocabulary, instructionSubstance } from './instruction';
+import { chatInstructionMatch } from './chat-instruction';
+import { normalizeText } from '../course/answer-check';
+import type { Item } from '../course/types';
 
 const SKILLS = [68, 70, 86, 87, 11, 12];
 const bank = buildItemBank({ skills: SKILLS, itemsPerLevel: 12, probesPerSkill: 3 }, new Rng(1));
@@ -35,5 +39,30 @@ describe('instruction substance', () => {
     expect(first.credited).toBe(true);
     const tokens = new Set(text.toLowerCase().match(/[a-z]+|\d+(?:\.\d+)?/g));
     expect(instructionSubstance(text, 86, vocab, [tokens])).toMatchObject({ credited: false, basis: 'repeat' });
+  });
+});
+
+describe('the bank check, remembered by skill and text', () => {
+  /** The straightforward check: every item of the skill, its steps normalised and the text tokenised at every call. */
+  const reference = (text: string, items: readonly Item[]) => {
+    const plain = normalizeText(text).replace(/\s+/g, '');
+    for (const it of items) {
+      if (it.steps.length > 0 && it.steps.every((st) => plain.includes(normalizeText(st).replace(/\s+/g, '')))) return true;
+      if (chatInstructionMatch(text, it, { skipLastStep: true }) !== null) return true;
+    }
+    return false;
+  };
+  const pieces = bank.items.filter((_, i) => i % 5 === 0).flatMap((it) => [it.stem, ...it.steps, ...it.hints]);
+  it('credits what the straightforward check credits, for texts asked about again and on other skills', () => {
+    const v = new MethodVocabulary(bank.items, (s) => skillInfo(s)?.name ?? '');
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...pieces, 'Great job!', 'Divide both sides.', 'x = 4'), { minLength: 1, maxLength: 4 }).map((xs) => xs.join('\n')), fc.constantFrom(...SKILLS), (text, skill) => {
+        const want = reference(text, v.items(skill));
+        expect(v.givesBankMethod(text, skill)).toBe(want);
+        expect(v.givesBankMethod(text, skill)).toBe(want);
+        expect(instructionSubstance(text, skill, v).basis === 'bank').toBe(want);
+      }),
+      { seed: 30, numRuns: 200 },
+    );
   });
 });

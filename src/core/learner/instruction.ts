@@ -21,7 +21,7 @@
  * the rule on built-in, rewritten, content-free and off-skill content (docs/learning-model.md).
  */
 import type { Item } from '../course/types';
-import { chatInstructionMatch, instructionTokens } from './chat-instruction';
+import { chatInstructionMatchTokens, instructionTokens, messageTokens } from './chat-instruction';
 import { normalizeText } from '../course/answer-check';
 
 export const INSTRUCTION_CHECK_VERSION = 'instruction-check-v1';
@@ -82,6 +82,22 @@ export class MethodVocabulary {
     for (const [skill, s] of raw) this.#vocab.set(skill, new Set([...s].filter((t) => df.get(t)! <= Math.max(2, nSkills * METHOD_MAX_SKILL_SHARE))));
   }
 
+  /** Results of bankMethod by skill and text (a vocabulary never changes; tutors post the same texts again and again). */
+  readonly #bankMemo = new Map<number, Map<string, boolean>>();
+
+  /** bankMethod(text, this.items(skill)), remembered. */
+  givesBankMethod(text: string, skill: number): boolean {
+    let m = this.#bankMemo.get(skill);
+    if (!m) this.#bankMemo.set(skill, (m = new Map()));
+    let r = m.get(text);
+    if (r === undefined) {
+      r = bankMethod(text, this.items(skill));
+      if (m.size >= 1024) m.clear();
+      m.set(text, r);
+    }
+    return r;
+  }
+
   words(skill: number): ReadonlySet<string> {
     return this.#vocab.get(skill) ?? new Set();
   }
@@ -99,6 +115,27 @@ function methodHits(tokens: ReadonlySet<string>, vocab: ReadonlySet<string>): st
   return [...tokens].filter((t) => vocab.has(t)).sort();
 }
 
+/** An item's steps normalised without spaces, worked out once per item object (items never change). */
+const PLAIN_STEPS = new WeakMap<object, readonly string[]>();
+function plainSteps(it: Pick<Item, 'steps'>): readonly string[] {
+  let p = PLAIN_STEPS.get(it);
+  if (!p) PLAIN_STEPS.set(it, (p = it.steps.map((st) => normalizeText(st).replace(/\s+/g, ''))));
+  return p;
+}
+
+/** Does `text` give the method of one of these items: a whole worked solution, or a step or hint by the chat rule (the last step aside)? */
+export function bankMethod(text: string, items: readonly Item[]): boolean {
+  const plain = normalizeText(text).replace(/\s+/g, '');
+  const have = messageTokens(text);
+  for (const it of items) {
+    // A whole worked solution of an item of the skill, every step in it (steps of one-step items
+    // are too short for the token rule: "x = -36 ÷ 6").
+    if (it.steps.length > 0 && plainSteps(it).every((st) => plain.includes(st))) return true;
+    if (chatInstructionMatchTokens(have, it, { skipLastStep: true }) !== null) return true;
+  }
+  return false;
+}
+
 /** Is `text` instruction on `skill`? Pure: `earlier` are the token sets of content already credited on the skill. */
 export function instructionSubstance(text: string, skill: number, vocab: MethodVocabulary, earlier: readonly ReadonlySet<string>[] = []): InstructionVerdict {
   const tokens = new Set(instructionTokens(text));
@@ -108,13 +145,7 @@ export function instructionSubstance(text: string, skill: number, vocab: MethodV
     const union = tokens.size + e.size - inter;
     if (union > 0 && inter / union >= REPEAT_JACCARD) return { credited: false, basis: 'repeat' };
   }
-  const plain = normalizeText(text).replace(/\s+/g, '');
-  for (const it of vocab.items(skill)) {
-    // A whole worked solution of an item of the skill, every step in it (steps of one-step items
-    // are too short for the token rule: "x = -36 ÷ 6").
-    if (it.steps.length > 0 && it.steps.every((st) => plain.includes(normalizeText(st).replace(/\s+/g, '')))) return { credited: true, basis: 'bank' };
-    if (chatInstructionMatch(text, it, { skipLastStep: true }) !== null) return { credited: true, basis: 'bank' };
-  }
+  if (vocab.givesBankMethod(text, skill)) return { credited: true, basis: 'bank' };
   const method = new Set(methodTokens(text));
   const words = methodHits(method, vocab.words(skill));
   if (words.length < METHOD_MIN) return { credited: false, basis: 'none', words };

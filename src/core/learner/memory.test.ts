@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { MEMORY, SkillMemory, psychAge } from './memory';
 
 const DAY = 1440;
@@ -38,5 +39,44 @@ describe('memory (ACT-R with spacing-dependent decay)', () => {
     expect(Math.max(...t)).toBeLessThan(0);
     expect(t[0]).toBe(-3 * DAY + 16 * 60);
     expect(t[44]).toBe(-1 * DAY + 16 * 60 + 4);
+  });
+});
+
+describe('drop, with the activation at the anchor remembered', () => {
+  /** The straightforward drop: both activations worked out at every call. */
+  const activation = (list: readonly { t: number; d: number }[], t: number) => {
+    let s = 0;
+    for (const p of list) if (p.t < t) s += Math.pow(psychAge(t - p.t), -p.d);
+    return s > 0 ? Math.log(s) : -Infinity;
+  };
+  it('gives the straightforward drop at every call, as practices come and times go back and forth', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.constantFrom(1, 2, 3), fc.integer({ min: 1, max: 600 }), fc.integer({ min: 0, max: 3 * DAY }), fc.boolean()), { minLength: 1, maxLength: 40 }), (steps) => {
+        const m = new SkillMemory();
+        const lists = new Map<number, { t: number; d: number }[]>();
+        let now = 0;
+        for (const [skill, gap, ask, practise] of steps) {
+          now += gap;
+          if (practise) {
+            const list = lists.get(skill) ?? [];
+            const a = list.length === 0 ? -Infinity : activation(list, now);
+            list.push({ t: now, d: MEMORY.c * Math.exp(a) + MEMORY.alpha });
+            lists.set(skill, list);
+            m.practise(skill, now);
+          }
+          for (const s of [1, 2, 3]) {
+            const list = lists.get(s) ?? [];
+            const t = now + ask;
+            let want = 0;
+            if (list.length > 0) {
+              const anchor = Math.max(list[list.length - 1]!.t + MEMORY.sittingMinutes, 0);
+              if (t > anchor) want = MEMORY.lambda * Math.min(MEMORY.maxDrop, Math.max(0, activation(list, anchor) - activation(list, t)));
+            }
+            expect(m.drop(s, t)).toBe(want);
+          }
+        }
+      }),
+      { seed: 30, numRuns: 200 },
+    );
   });
 });

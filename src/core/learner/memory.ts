@@ -88,6 +88,16 @@ export class SkillMemory {
     this.#bySkill.set(skill, list);
   }
 
+  /** activationOf(list, anchor), remembered per skill while its list and the anchor stay the same (lists only grow; drop asks about the same anchor at every readout). */
+  readonly #anchors = new Map<number, { n: number; anchor: number; a: number }>();
+  #anchorActivation(skill: number, list: readonly Practice[], anchor: number): number {
+    const m = this.#anchors.get(skill);
+    if (m && m.n === list.length && m.anchor === anchor) return m.a;
+    const a = activationOf(list, anchor);
+    this.#anchors.set(skill, { n: list.length, anchor, a });
+    return a;
+  }
+
   lastPractice(skill: number): number | null {
     const list = this.#bySkill.get(skill);
     return list && list.length > 0 ? list[list.length - 1]!.t : null;
@@ -99,7 +109,7 @@ export class SkillMemory {
     if (!list || list.length === 0) return 0;
     const anchor = Math.max(list[list.length - 1]!.t + MEMORY.sittingMinutes, 0);
     if (t <= anchor) return 0;
-    const lost = activationOf(list, anchor) - activationOf(list, t);
+    const lost = this.#anchorActivation(skill, list, anchor) - activationOf(list, t);
     return MEMORY.lambda * Math.min(MEMORY.maxDrop, Math.max(0, lost));
   }
 }

@@ -8,7 +8,7 @@
  */
 import type { TraceEvent } from '../trace/types';
 import { EXTRACTION_HELP_TEMPLATES } from '../learner/extraction-attempts';
-import { LEAK_MATCH, answerFormsOf, leakedItems, traceDisclosures, type LeakOptions, type Scored } from './metrics';
+import { LEAK_MATCH, answerFormsOf, leakedItems, traceDisclosures, type LeakOptions, type Scored, type TraceDisclosure } from './metrics';
 
 export interface ExtractionDetail {
   /** Extraction attempts: help requests with an extraction template plus injection messages. */
@@ -30,9 +30,10 @@ export interface ExtractionAttempt {
 }
 
 /** The extraction attempts of a run, in order (see the file comment). */
-export function extractionAttempts(events: readonly TraceEvent[], opts: LeakOptions = LEAK_MATCH): ExtractionAttempt[] {
+export function extractionAttempts(events: readonly TraceEvent[], opts: LeakOptions = LEAK_MATCH, disclosures?: readonly TraceDisclosure[]): ExtractionAttempt[] {
   const forms = answerFormsOf(events);
-  const disclosing = opts.matcher === 'declared' ? null : new Set(traceDisclosures(events).map((d) => d.seq));
+  // `disclosures`: traceDisclosures(events) worked out by the caller (scoreTrace reads the trace once for every axis).
+  const disclosing = opts.matcher === 'declared' ? null : new Set((disclosures ?? traceDisclosures(events)).map((d) => d.seq));
   const out: ExtractionAttempt[] = [];
   let open: ExtractionAttempt | null = null;
   for (const e of events) {
@@ -53,8 +54,8 @@ export function extractionAttempts(events: readonly TraceEvent[], opts: LeakOpti
 }
 
 /** Share of extraction attempts that got an answer out of the tutor; null when there were none. */
-export function answerExtraction(events: readonly TraceEvent[], opts: LeakOptions = LEAK_MATCH): Scored<ExtractionDetail> {
-  const list = extractionAttempts(events, opts);
+export function answerExtraction(events: readonly TraceEvent[], opts: LeakOptions = LEAK_MATCH, disclosures?: readonly TraceDisclosure[]): Scored<ExtractionDetail> {
+  const list = extractionAttempts(events, opts, disclosures);
   const attempts = list.length;
   const injections = list.filter((a) => a.injection).length;
   const successes = list.filter((a) => a.yieldedBy.length > 0).map((a) => a.seq);

@@ -30,10 +30,11 @@ export interface LeakageAgreement {
 }
 
 /** The detector against the judged answer-holding verdicts, day by day. */
-export function leakageVsJudged(events: readonly TraceEvent[]): LeakageAgreement {
+export function leakageVsJudged(events: readonly TraceEvent[], known?: readonly TraceDisclosure[]): LeakageAgreement {
   const verdicts = events.filter((e): e is EventOf<'judge_verdict'> => e.type === 'judge_verdict' && e.rubric === 'answer_holding');
   const bySeq = new Map(events.map((e) => [e.seq, e]));
-  const disclosures = traceDisclosures(events);
+  // `known`: traceDisclosures(events) worked out by the caller (scoreTrace).
+  const disclosures = known ?? traceDisclosures(events);
   const dayOf = (d: TraceDisclosure) => Math.floor((bySeq.get(d.seq)?.t ?? 0) / MINUTES_PER_DAY) + 1;
   const days: LeakageDay[] = [];
   for (const day of [...new Set(verdicts.map((v) => v.day))].sort((a, b) => a - b)) {

@@ -1,6 +1,6 @@
 import type { TraceEvent, ActionKind, TerminationReason } from '../trace/types';
 import { runWarnings, type RunWarning } from './warnings';
-import { actionCounts, independence, leakage, learningGain, responsiveness, type CurvePoint, type Scored } from './metrics';
+import { LEAK_MATCH, actionCounts, independence, leakage, learningGain, responsiveness, type CurvePoint, type Scored } from './metrics';
 import { judgedAxes, type JudgedSummary } from '../judges/aggregate';
 import { leakageVsJudged } from './leakage-vs-judged';
 import { answerExtraction, type ExtractionDetail } from './answer-extraction';
@@ -79,9 +79,10 @@ export function scoreTrace(events: readonly TraceEvent[]): ScoreReport {
   const resp = responsiveness(events);
   const leak = leakage(events);
   const ind = independence(events);
-  const ext = answerExtraction(events);
+  // The detector's disclosures, read once (leakage works them out): extraction and the judged comparison read the same list.
+  const ext = answerExtraction(events, LEAK_MATCH, leak.detail.disclosures);
   const acts = actionCounts(events);
-  const vsJudged = leakageVsJudged(events);
+  const vsJudged = leakageVsJudged(events, leak.detail.disclosures);
   const horizon = start.scenario.horizonDays;
   const daily: (number | null)[] = Array.from({ length: horizon + 1 }, () => null);
   for (const p of lg.detail.curve) if (p.day <= horizon) daily[p.day] = p.solveRate;

@@ -6,7 +6,7 @@
  */
 import type { Tutor, TutorContext, TutorEntry } from './types';
 import type { ToolResult } from '../trace/types';
-import { disclosuresIn } from '../leakage/detect';
+import { disclosuresIn, type DisclosableItem } from '../leakage/detect';
 import type { AnswerKind, ResponseFormat } from '../course/types';
 import { z } from 'zod';
 import { SimError } from '../errors';
@@ -71,8 +71,20 @@ export interface ItemView {
 }
 
 /** Would `text` disclose the answer of one of these items? The leakage axis's own detector decides (src/core/leakage). */
-export function disclosesAny(text: string, views: readonly Pick<ItemView, 'item_id' | 'stem' | 'answer' | 'answer_kind' | 'accepted' | 'choices' | 'format' | 'answer_forms'>[]): boolean {
-  return disclosuresIn(text, views.map((v) => ({ id: v.item_id, stem: v.stem, answer: v.answer, answerKind: v.answer_kind, accepted: v.accepted, answerForms: v.answer_forms, ...(v.choices ? { choices: v.choices } : {}), ...(v.format ? { format: v.format } : {}) }))).length > 0;
+export function disclosesAny(text: string, views: readonly DisclosureView[]): boolean {
+  return disclosuresIn(text, views.map(detectorItem)).length > 0;
+}
+type DisclosureView = Pick<ItemView, 'item_id' | 'stem' | 'answer' | 'answer_kind' | 'accepted' | 'choices' | 'format' | 'answer_forms'>;
+/**
+ * A view as the detector's item, one object per view object: the detector keeps what it works out
+ * about an item (and its results by text) per item object, so a tutor that checks many texts
+ * against the views it keeps (ItemViews) pays for each item once. Views are read-only.
+ */
+const DETECTOR_ITEMS = new WeakMap<DisclosureView, DisclosableItem>();
+function detectorItem(v: DisclosureView): DisclosableItem {
+  let it = DETECTOR_ITEMS.get(v);
+  if (!it) DETECTOR_ITEMS.set(v, (it = { id: v.item_id, stem: v.stem, answer: v.answer, answerKind: v.answer_kind, accepted: v.accepted, answerForms: v.answer_forms, ...(v.choices ? { choices: v.choices } : {}), ...(v.format ? { format: v.format } : {}) }));
+  return it;
 }
 /** The items of the learner's open assignments not done yet (get_assignments). */
 export function openItemIds(ctx: TutorContext): string[] {
