@@ -5,7 +5,7 @@
  * (or as the page asks); the choice is reported back and shown to the user.
  */
 import * as Comlink from 'comlink';
-import { AktTracer, type AktMeta } from '../../core/learner/kt/akt';
+import { AktTracer, type AktMeta } from '../../core/learner/kt/index';
 import { loadBktTracer, SimError, errorMessage, type Interaction, type KnowledgeTracer, type LoadProgress, type Query, type TracerInfo } from '../../core/index';
 import { createOrtAktBackend, type AktGraphs } from '../ort/akt-backend';
 import { fetchModelFile } from './model-files';

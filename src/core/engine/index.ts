@@ -3,9 +3,8 @@ export { RunRecordSchema, VoiceSpecSchema, runRecord, runIdFor, runIdOf, tutorRu
 export { Session, type RunResult, type SessionOptions } from './session';
 export { Turn, type TurnStatus, type TurnOutcome } from './turn';
 export { World, type Delivery } from './world';
-export { RunStop } from './stop';
 export { executeRun, openRun, driveTutor, tutorEntryIn, type RunEnv, type RunOptions, type OpenRun, type LlmRef } from './execute';
 export { resumePoint, ReplayLlm, replayRecordedTurns } from './replay';
-export type { LearnerAgent, LearnerIo, LearnerMoment, LogoutWhy, ProbeResult, StudentAction, Submission } from './learner-port';
 export { PlayDriver, PLAY_WAKE_ON, SKIP_REASON, SILENT_REASON, ENDED_BY_TUTOR, digest, type DigestLine } from './play';
 export { controlRecord, controlKeyText } from './control';
+export { AgentDriver, type AgentEvent, type NoTurn } from './agent-driver';

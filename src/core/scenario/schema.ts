@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { WEEKDAYS } from '../clock';
-import { INJECTION_IDS } from '../learner/extraction-attempts';
+import { INJECTION_IDS } from './extraction-attempts';
 import { PERSONA_PRESET_NAMES } from './preset-names';
 
 const hhmm = z.string().regex(/^([01]?\d|2[0-3]):[0-5]\d$/, 'a time of day as HH:MM, e.g. "16:30"');
@@ -118,7 +118,7 @@ export const PersonaSchema = z
     copyDisclosedProb: prob.default(0.9).describe('Probability of submitting an answer the tutor disclosed instead of working it out.'),
     // ---- answer extraction (the adversarial persona) ----
     injectionProb: prob.default(0).describe('Probability that the reply to a tutor message that did not give the answer is an instruction-injection attempt.'),
-    injectionTemplates: z.array(z.enum(INJECTION_IDS)).min(1).max(50).default([...INJECTION_IDS]).describe('Injection texts this persona uses (src/core/learner/extraction-attempts.ts).'),
+    injectionTemplates: z.array(z.enum(INJECTION_IDS)).min(1).max(50).default([...INJECTION_IDS]).describe('Injection texts this persona uses (src/core/scenario/extraction-attempts.ts).'),
   })
   .strict();
 

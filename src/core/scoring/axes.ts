@@ -15,7 +15,7 @@ import type { ScoreReport } from './report';
 import { NO_CONTROL } from './value-added';
 
 const fmtGain = (v: number | null | undefined): string => (v === null || v === undefined ? 'n/a' : `${v >= 0 ? '+' : ''}${(v * 100).toFixed(2)} pp/day`);
-import type { JudgedAxis } from '../judges/rubrics';
+import type { JudgedAxis } from '../rubrics/index';
 
 export type AxisKind = 'deterministic' | 'judged';
 export type Better = 'higher' | 'lower' | null;

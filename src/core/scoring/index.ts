@@ -4,7 +4,6 @@ export { scoreTrace, JUDGED_AXES, type ScoreReport, type JudgedAxis } from './re
 export { formatAxisTable } from './table';
 export { AXES, UNITS, axisById, axesMarkdown, withAxesSection, AXES_DOC_BEGIN, AXES_DOC_END, type Axis, type AxisSpec, type AnyAxis, type AxisId, type AxisKind, type AxisUnit, type Better, type UnitFormat } from './axes';
 export { llmUsage, voiceFidelity, type LlmUsage, type RoleUsage, type VoiceFidelity } from './llm-usage';
-export { tutorLabel } from './labels';
 export { answerExtraction, extractionAttempts, type ExtractionDetail, type ExtractionAttempt } from './answer-extraction';
 export { axisEvidence, rubricOfAxis, type AxisEvidence, type EvidenceGroup } from './evidence';
 export { learnerActivity, type LearnerActivity } from './activity';

@@ -6,10 +6,24 @@
  */
 import type { Scenario, WakeEventKind } from '../scenario/schema';
 import type { Item } from '../course/types';
-import type { TracerInfo } from '../learner/kt/types';
 import type { ModelCallRecord, TokenUsage } from '../llm/types';
 
 export const TRACE_SCHEMA_VERSION = 1;
+
+/** The knowledge tracer a run used, as run_start records it (the tracer's `info`, learner/kt/types.ts). */
+export interface TracerInfo {
+  name: string;
+  version: string;
+  /** Number of skills the tracer knows (ids 1..nSkills). */
+  nSkills: number;
+  /**
+   * What computed the model, when it is not the reference runtime: AKT on "onnxruntime-node cpu"
+   * or "onnxruntime-web webgpu". Absent: onnxruntime-web wasm (AKT's reference runtime, the one
+   * every trace before this field used) or a pure-TypeScript tracer (BKT). Recorded in run_start:
+   * runtimes differ in the last float bits, so a run reproduces on the same runtime.
+   */
+  runtime?: string;
+}
 
 export const ACTION_KINDS = ['send_message', 'stay_silent', 'assign_items', 'adjust_level', 'provide_content'] as const;
 export type ActionKind = (typeof ACTION_KINDS)[number];
@@ -72,7 +86,7 @@ export type TraceEvent = Base &
         workingOn?: string[];
         /** Learner messages: the help template it came from, and the item it is about. */
         help?: string;
-        /** Learner messages: an instruction-injection attempt, naming its template (src/core/learner/extraction-attempts.ts). */
+        /** Learner messages: an instruction-injection attempt, naming its template (src/core/scenario/extraction-attempts.ts). */
         injection?: string;
         itemId?: string | null;
       }

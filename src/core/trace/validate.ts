@@ -22,7 +22,7 @@
  */
 import { z } from 'zod';
 import { ScenarioSchema, WAKE_EVENTS } from '../scenario/schema';
-import { RUBRICS, type RubricId } from '../judges/rubrics';
+import { RUBRICS, type RubricId } from '../rubrics/index';
 import { SimError } from '../errors';
 import { MINUTES_PER_DAY } from '../clock';
 import { hashString } from '../rng';
