@@ -12,7 +12,7 @@ export * from './scoring/index';
 export * from './leakage/index';
 export * from './tutors/index';
 export * from './llm/index';
-export { TUTORS, AUTOMATED_TUTORS, tutorEntry } from './registry';
+export { TUTORS, AUTOMATED_TUTORS, tutorEntry, REFERENCE_TUTORS, type ReferenceTutorName, TRACERS, TRACER_NAMES, DEFAULT_TRACER, isTracerName, tracerDeclaration, type TracerName, type TracerDeclaration, type TracerNeed } from './registry';
 export * from './engine/index';
 export * from './learner/index';
 export { loadBktParams, loadPersonaSeeds, loadBktTracer, questionLevels } from './data/index';
