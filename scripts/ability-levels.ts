@@ -9,7 +9,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadScenarioFile } from '../src/adapters/node/files';
 import { nodeRunEnv } from '../src/adapters/node/run-env';
-import { executeRun, meanCi95, runRecord } from '../src/core/index';
+import { TRACER_NAMES, executeRun, meanCi95, runRecord } from '../src/core/index';
 
 const arg = (name: string, dflt: string) => {
   const i = process.argv.indexOf(name);
@@ -22,7 +22,7 @@ const env = nodeRunEnv();
 const PAPER: Record<string, number> = { low: 0.19, average: 0.34, high: 0.53 };
 console.log(`Day-0 probe solve rate by ability: ${files.length} scenarios (${schedule}) × seeds ${lo}-${hi}; mean [95% CI]\n`);
 console.log('| tracer | ability | solve rate (P) | graded share | paper |\n|---|---|---|---|---|');
-for (const tracer of ['akt', 'bkt']) {
+for (const tracer of TRACER_NAMES) {
   for (const ability of ['low', 'average', 'high'] as const) {
     const p: number[] = [];
     const g: number[] = [];

@@ -8,6 +8,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { runKtEval } from '../src/cli/commands/kt';
 import { DEFAULT_AKT_DIR } from '../src/adapters/node/akt';
+import { TRACER_NAMES } from '../src/core/index';
 
 const arg = (name: string, dflt: string) => {
   const i = process.argv.indexOf(name);
@@ -16,7 +17,7 @@ const arg = (name: string, dflt: string) => {
 const data = arg('--data', resolve('../shared/data/assist2009_pid'));
 const fold = Number(arg('--fold', '1'));
 const tracers = [];
-for (const tracer of ['akt', 'bkt']) {
+for (const tracer of TRACER_NAMES) {
   const r = await runKtEval({ data, fold, tracer, model: DEFAULT_AKT_DIR, batch: 32 });
   console.log(`${tracer}: AUC ${r.auc.toFixed(4)} ACC ${r.acc.toFixed(4)} ECE ${r.ece.toFixed(4)} Brier ${r.brier.toFixed(4)} (${r.rows} rows)`);
   const { seconds: _s, data: _d, fold: _f, ...rest } = r;

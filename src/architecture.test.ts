@@ -7,7 +7,10 @@
  * - src/adapters/classroom (the classroom service, for the server and the page) imports only core;
  * - src/server (the classroom server) imports core and adapters other than the browser's; nothing imports it;
  * - src/testing is imported only by tests;
- * - no import cycles among src/ files.
+ * - no import cycles among src/ files, and none between the folders of src/core (an area of the
+ *   core is a folder under it, or one of its top-level files);
+ * - outside the core, code imports the core through an index (`src/core/index.ts` or an area's
+ *   `index.ts`), never a file deep inside an area (tests may, to reach what they test).
  */
 import { describe, expect, it } from 'vitest';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -123,6 +126,33 @@ describe('architecture', () => {
     // that imports itself (a recursive Svelte component) is recursion, not a cycle between modules.
     const graph = new Map(all.map((f) => [relative(SRC, f), imports(f).map((s) => resolveImport(f, s)).filter((t): t is string => t !== null && t !== f).map((t) => relative(SRC, t))]));
     expect(importCycles(graph).map((c) => [...c, c[0]].join(' → '))).toEqual([]);
+  });
+
+  it('has no import cycles between the areas of src/core (a folder under it, or a top-level file)', () => {
+    // A folder-level cycle means two areas cannot be read, tested or moved apart even when no file
+    // cycle exists: the shared type or constant belongs in the lower of the two (core/README.md).
+    // Tests are left out: a test may exercise its area through the whole core.
+    const coreArea = (f: string) => relative(join(SRC, 'core'), f).split('/')[0]!;
+    const graph = new Map<string, Set<string>>();
+    for (const f of all.filter((f) => relative(SRC, f).startsWith('core/') && !isTest(f))) {
+      const from = coreArea(f);
+      for (const t of imports(f).map((s) => resolveImport(f, s))) {
+        if (t === null || !relative(SRC, t).startsWith('core/') || coreArea(t) === from) continue;
+        graph.set(from, (graph.get(from) ?? new Set()).add(coreArea(t)));
+      }
+    }
+    expect(importCycles(new Map([...graph].map(([a, bs]) => [a, [...bs].sort()]))).map((c) => [...c, c[0]].join(' → '))).toEqual([]);
+  });
+
+  it('imports the core from outside only through an index, never a file deep inside an area', () => {
+    const bad: string[] = [];
+    for (const f of all.filter((f) => !relative(SRC, f).startsWith('core/') && !isTest(f))) {
+      for (const spec of imports(f)) {
+        const t = resolveImport(f, spec);
+        if (t !== null && relative(SRC, t).startsWith('core/') && !t.endsWith('/index.ts')) bad.push(`${relative(SRC, f)} imports ${spec}`);
+      }
+    }
+    expect(bad).toEqual([]);
   });
 
   it('finds cycles: each once, whatever file it is entered from', () => {

@@ -158,7 +158,7 @@ describe('npm run cli -- run --resume', () => {
     expect(complete.code).not.toBe(0);
     expect(complete.stderr).toMatch(/this run is complete \(it reached its last day\): nothing to resume/);
     expect(withTutor.code).not.toBe(0);
-    expect(withTutor.stderr).toMatch(/--resume takes the run from the trace: give no --tutor, --model \(only --llm-config and --quiet go with --resume\)/);
+    expect(withTutor.stderr).toMatch(/--resume takes the run from the trace: give no --tutor, --model \(only --llm-config, --kt-runtime and --quiet go with --resume\)/);
     expect(cut.code).not.toBe(0);
     expect(cut.stderr).toMatch(/early\.jsonl: no event was written completely .*start the run again/);
     // Nothing was written to the files it refused.

@@ -1,7 +1,14 @@
 /**
- * The tutor registry: name -> entry. Explicit, no import side effects: to add a tutor, add an
- * entry here (and its file). Tracers are not registered here: they are made by name in
- * adapters/node/tracers.ts and adapters/browser/kt.worker.ts (CONTRIBUTING.md, "A tracer").
+ * The plug-in registries, explicit, with no import side effects:
+ * - tutors (`TUTORS`, name -> entry): to add one, add its entry here (and its file). The CLI's
+ *   `--tutor` choices (`AUTOMATED_TUTORS`), the page's tutor lists and every caller of
+ *   `executeRun` read it. `REFERENCE_TUTORS` is the one list of the reference tutors people
+ *   compare with (the page's Play debrief, Home demo and Benchmark tab).
+ * - tracers (`TRACERS`): declared in `tracers.ts` and re-exported here. They live in a file of
+ *   their own because the scenario schema reads them, and this file imports the tutors, which
+ *   sit above the scenario. Their implementations are made by name in the adapters' factory
+ *   tables (adapters/node/tracers.ts, adapters/browser/kt.worker.ts), typed against the
+ *   declaration. CONTRIBUTING.md, "A tutor" and "A tracer".
  */
 import type { TutorEntry } from './tutors/types';
 import { answerGiver, oracle, planner, silent, withholder } from './tutors/reference';
@@ -11,6 +18,8 @@ import { humanTutor } from './tutors/human';
 import { httpTutor } from './tutors/external/http';
 import { mcpTutor } from './tutors/external/mcp';
 import { SimError } from './errors';
+
+export { TRACERS, TRACER_NAMES, DEFAULT_TRACER, isTracerName, tracerDeclaration, type TracerName, type TracerDeclaration, type TracerNeed } from './tracers';
 
 export const TUTORS: ReadonlyMap<string, TutorEntry> = new Map([answerGiver, withholder, planner, silent, llmTutor, humanTutor, httpTutor, mcpTutor, oracle, ...VALIDITY_POLICIES].map((t) => [t.name, t]));
 
@@ -22,3 +31,19 @@ export function tutorEntry(name: string): TutorEntry {
   if (!t) throw new SimError('UNKNOWN_TUTOR', `unknown tutor "${name}" (built-in: ${[...TUTORS.keys()].join(', ')})`);
   return t;
 }
+
+/**
+ * The reference tutors as people compare with them: the no-tutor control first, then from worst
+ * to best on docs/reference-tutors.md's table, each with the name and the one line a newcomer
+ * reads. The page's Play debrief (its yardsticks), the Home demo and the Benchmark tab's built-in
+ * tutors (all but the control, which has a box of its own) read this one list. The oracle
+ * (`REFERENCE_TUTOR`, scoring/value-added.ts) is the reference curve of results, not one of them.
+ */
+export const REFERENCE_TUTORS = [
+  { name: 'silent', label: 'No tutor', what: 'nobody answers; the course homework goes on (the control)', control: true },
+  { name: 'answer-giver', label: 'Answer-giver', what: 'answers every help request with the answer', control: false },
+  { name: 'withholder', label: 'Hint-giver', what: 'answers every help request with a hint and a question, never the answer', control: false },
+  { name: 'planner', label: 'Planner', what: 'reads the gradebook, assigns practice on weak skills, adjusts levels, posts worked examples', control: false },
+] as const satisfies readonly { name: string; label: string; what: string; control: boolean }[];
+
+export type ReferenceTutorName = (typeof REFERENCE_TUTORS)[number]['name'];

@@ -1,6 +1,6 @@
 /** Hand-made traces for scoring tests: a run_start with two items (A: 12, B: 7), then the given events. */
 import type { TraceEvent } from '../core/index';
-import type { Item } from '../core/course/types';
+import type { Item } from '../core/course/index';
 
 /** The events after a run_start with items A and B and the given help templates (seq and t filled in). */
 export function handTrace(events: Record<string, unknown>[], helpTemplates: Record<string, string>): TraceEvent[] {

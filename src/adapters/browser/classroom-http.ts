@@ -7,7 +7,7 @@
  */
 import { ClassroomError, type StudentActionInput } from '../classroom/service';
 import type { ClassroomApi } from '../classroom/api';
-import type { StudySpecInput } from '../../core/classroom/study';
+import type { StudySpecInput } from '../../core/index';
 
 type Status = ClassroomError['status'];
 

@@ -1,6 +1,6 @@
 /** In-page AKT benchmark (npm run bench:kt): loads the model on the asked runtime and times belief readouts. */
 import * as Comlink from 'comlink';
-import { AktTracer, type AktMeta } from '../../core/learner/kt/akt';
+import { AktTracer, type AktMeta } from '../../core/learner/kt/index';
 import { loadPersonaSeeds, unpackHistory } from '../../core/index';
 import { createOrtAktBackend } from '../ort/akt-backend';
 import { benchAkt, gemmRate, historyOfLength, type AktBenchResult } from '../ort/akt-bench';

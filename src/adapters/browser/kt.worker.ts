@@ -5,13 +5,12 @@
  * (or as the page asks); the choice is reported back and shown to the user.
  */
 import * as Comlink from 'comlink';
-import { AktTracer, type AktMeta } from '../../core/learner/kt/akt';
-import { loadBktTracer, SimError, errorMessage, type Interaction, type KnowledgeTracer, type LoadProgress, type Query, type TracerInfo } from '../../core/index';
+import { AktTracer, type AktMeta } from '../../core/learner/kt/index';
+import { loadBktTracer, SimError, errorMessage, tracerDeclaration, type Interaction, type KnowledgeTracer, type LoadProgress, type Query, type TracerInfo, type TracerName } from '../../core/index';
 import { createOrtAktBackend, type AktGraphs } from '../ort/akt-backend';
 import { fetchModelFile } from './model-files';
 import { HistoryReceiver } from './history-sync';
 
-export const WORKER_TRACERS = ['akt', 'bkt'] as const;
 export type RuntimeChoice = 'auto' | 'wasm' | 'webgpu';
 
 export interface LoadedTracer {
@@ -66,6 +65,20 @@ async function loadAkt(baseUrl: string, want: RuntimeChoice, onProgress?: (p: Lo
   return { tracer: new AktTracer(backend, meta, `onnxruntime-web ${rt}`), loaded: { runtime: `onnxruntime-web ${rt}`, reason, fromCache: files.every(([, f]) => f.fromCache) } };
 }
 
+type Loader = (baseUrl: string, want: RuntimeChoice, onProgress?: (p: LoadProgress) => void) => Promise<{ tracer: KnowledgeTracer; loaded: LoadedTracer }>;
+
+/** One loader per declared tracer (core/tracers.ts), typed against the declaration: a tracer declared without a loader here does not compile. */
+const LOADERS: Record<TracerName, Loader> = {
+  bkt: async () => {
+    const tracer = await loadBktTracer();
+    return { tracer, loaded: { info: tracer.info, runtime: 'TypeScript (in this worker)', reason: 'BKT needs no model runtime', fromCache: true } };
+  },
+  akt: async (baseUrl, want, onProgress) => {
+    const { tracer, loaded } = await loadAkt(baseUrl, want, onProgress);
+    return { tracer, loaded: { info: tracer.info, ...loaded } };
+  },
+};
+
 export class TracerService {
   #tracer: Promise<{ tracer: KnowledgeTracer; loaded: LoadedTracer }> | null = null;
 
@@ -74,18 +87,7 @@ export class TracerService {
     this.#tracer ??= (async () => {
       onProgress?.({ progress: 0, text: `loading ${name}` });
       try {
-        switch (name) {
-          case 'bkt': {
-            const tracer = await loadBktTracer();
-            return { tracer, loaded: { info: tracer.info, runtime: 'TypeScript (in this worker)', reason: 'BKT needs no model runtime', fromCache: true } };
-          }
-          case 'akt': {
-            const { tracer, loaded } = await loadAkt(baseUrl, runtime, onProgress);
-            return { tracer, loaded: { info: tracer.info, ...loaded } };
-          }
-          default:
-            throw new SimError('UNKNOWN_TRACER', `unknown tracer "${name}" (available here: ${WORKER_TRACERS.join(', ')})`);
-        }
+        return await LOADERS[tracerDeclaration(name).name](baseUrl, runtime, onProgress);
       } catch (e) {
         this.#tracer = null;
         throw e instanceof SimError ? e : new SimError('TRACER_FAILED', `could not load the ${name} tracer: ${errorMessage(e)}`);

@@ -4,8 +4,7 @@
  * server, a ClassroomService in the page over IndexedDB (LocalClassroom below). The pages only see
  * this interface, so both behave alike; a refusal is a ClassroomError with the words to show.
  */
-import { AUTOMATED_TUTORS, TUTORS } from '../../core/index';
-import type { StudySpecInput } from '../../core/classroom/study';
+import { AUTOMATED_TUTORS, TUTORS, type StudySpecInput } from '../../core/index';
 import { ClassroomService, type LiveParticipant, type StudentActionInput, type StudentItem, type StudentState } from './service';
 import type { StudyRow } from './store';
 import { studyZipName, zipStudy } from './export';

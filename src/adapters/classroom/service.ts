@@ -32,9 +32,16 @@ import {
   type SimMinutes,
   type StudentAction,
   type TraceEvent,
+  StudySpecSchema,
+  fieldScenario,
+  type StudySpec,
+  type StudySpecInput,
+  ActionQueue,
+  MAX_MESSAGE_CHARS,
+  RealLearner,
+  actionsFromTrace,
+  quizItems,
 } from '../../core/index';
-import { StudySpecSchema, fieldScenario, type StudySpec, type StudySpecInput } from '../../core/classroom/study';
-import { ActionQueue, MAX_MESSAGE_CHARS, RealLearner, actionsFromTrace, quizItems } from '../../core/learner/real';
 import type { ClassroomStore, ParticipantRow, SessionRow, StudyRow } from './store';
 import { consentVersion, type StudyExport } from './export';
 import { ANSWER_READING_VERSION, acceptedForms, readStudentAnswer } from './answer-input';

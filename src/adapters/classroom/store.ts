@@ -4,8 +4,7 @@
  * src/adapters/node/classroom-store.ts). Trace events are stored as the JSON text they were recorded as (never as
  * jsonb, which would reorder keys), so an export is byte for byte the recorded trace.
  */
-import type { RunRecord } from '../../core/index';
-import type { StudySpec } from '../../core/classroom/study';
+import type { RunRecord, StudySpec } from '../../core/index';
 
 export type StudyStatus = 'open' | 'ended';
 

@@ -14,7 +14,7 @@
 import { describe, expect, it, beforeAll } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { loadNodeAkt } from './akt';
-import type { AktTracer } from '../../core/learner/kt/akt';
+import type { AktTracer } from '../../core/learner/kt/index';
 import { Rng, loadPersonaSeeds, masteryQueries, unpackHistory, type Interaction } from '../../core/index';
 
 const BOUND = 2e-5;

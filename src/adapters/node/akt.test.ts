@@ -7,7 +7,7 @@
 import { describe, expect, it, beforeAll } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { importOrt, loadNodeAkt } from './akt';
-import { AktTracer } from '../../core/learner/kt/akt';
+import { AktTracer } from '../../core/learner/kt/index';
 import { createOrtAktBackend, type OrtAktBackend } from '../ort/akt-backend';
 import { executeRun, loadPersonaSeeds, masteryQueries, runRecord, toJsonl, unpackHistory, type Interaction } from '../../core/index';
 import { loadScenarioFile } from './files';

@@ -22,7 +22,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { threadId } from 'node:worker_threads';
-import { AKT_REFERENCE_RUNTIME, AktTracer, type AktMeta } from '../../core/learner/kt/akt';
+import { AKT_REFERENCE_RUNTIME, AktTracer, type AktMeta } from '../../core/learner/kt/index';
 import { SimError, errorMessage } from '../../core/index';
 import { createOrtAktBackend, type OrtAktBackend } from '../ort/akt-backend';
 import { ROOT } from './files';

@@ -5,7 +5,7 @@
  * this file bundles no runtime of its own.
  */
 import type * as OrtTypes from 'onnxruntime-web';
-import type { AktBackend, AktCache } from '../../core/learner/kt/akt';
+import type { AktBackend, AktCache } from '../../core/learner/kt/index';
 import { Lru } from '../../core/index';
 
 type Ort = Pick<typeof OrtTypes, 'InferenceSession' | 'Tensor'>;

@@ -6,8 +6,7 @@
  * (gemmRate), for the floors FLOPs / rate. Shared by the Node benchmark and the in-page benchmark
  * worker; timings are medians over `reps`.
  */
-import type { AktTracer } from '../../core/learner/kt/akt';
-import type { Interaction } from '../../core/learner/kt/types';
+import type { AktTracer, Interaction } from '../../core/learner/kt/index';
 import type { OrtAktBackend } from './akt-backend';
 
 export interface AktBenchResult {

@@ -1,7 +1,7 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
-import { accuracy, brier, ece, loadBktTracer, reliability, rocAuc, type Interaction } from '../../core/index';
+import { DEFAULT_TRACER, TRACER_NAMES, accuracy, brier, ece, loadBktTracer, reliability, rocAuc, tracerDeclaration, type Interaction, type TracerName } from '../../core/index';
 import { readTestFold, type StudentSequence } from '../../adapters/node/datasets';
 import { DEFAULT_AKT_DIR, KT_RUNTIME_LABEL, loadNodeAkt } from '../../adapters/node/akt';
 import { ROOT } from '../../adapters/node/files';
@@ -73,14 +73,19 @@ async function evalBkt(students: StudentSequence[]): Promise<{ pred: number[]; l
   return { pred, lab, model: tracer.info.version };
 }
 
+type Evaluated = { pred: number[]; lab: number[]; model: string };
+/** One evaluation per declared tracer (core/tracers.ts): a tracer declared without one here does not compile. */
+const EVALUATORS: Record<TracerName, (students: StudentSequence[], o: { model: string; batch: number }) => Promise<Evaluated>> = {
+  akt: (students, o) => evalAkt(students, resolve(o.model), o.batch),
+  bkt: (students) => evalBkt(students),
+};
+
 /** Evaluates a tracer on the held-out fold of a data set directory. */
 export async function runKtEval(o: { data: string; fold: number; tracer: string; model: string; batch: number }): Promise<KtEvalResult> {
   const t0 = performance.now();
+  const evaluate = EVALUATORS[tracerDeclaration(o.tracer).name];
   const { students, source } = readTestFold(o.data, o.fold);
-  let r: { pred: number[]; lab: number[]; model: string };
-  if (o.tracer === 'akt') r = await evalAkt(students, resolve(o.model), o.batch);
-  else if (o.tracer === 'bkt') r = await evalBkt(students);
-  else throw new Error(`unknown tracer "${o.tracer}" (akt or bkt)`);
+  const r = await evaluate(students, o);
   return {
     tracer: o.tracer,
     model: r.model,
@@ -103,7 +108,7 @@ export function registerKt(program: Command): void {
     .description("Evaluate a tracer on a data set's held-out fold: AUC, accuracy, ECE (10 bins), Brier.")
     .requiredOption('--data <dir>', 'data set directory (AKT fold files or sequences.csv[.gz])')
     .option('--fold <k>', 'test fold', int('--fold'), 1)
-    .option('--tracer <name>', 'akt or bkt', 'akt')
+    .addOption(new Option('--tracer <name>', 'the tracer to evaluate').choices([...TRACER_NAMES]).default(DEFAULT_TRACER))
     .option('--model <dir>', 'AKT model directory (meta.json + ONNX graphs)', DEFAULT_AKT_DIR)
     .option('--batch <n>', 'sequences per forward pass (AKT)', int('--batch'), 32)
     .option('--json', 'print JSON')

@@ -3,7 +3,7 @@ import { AUTOMATED_TUTORS, TRACER_NAMES, formatAxisTable, outsideStop, recordFro
 import { DEFAULT_SCENARIO_PATH, loadScenarioFile } from '../../adapters/node/files';
 import { nodeRunEnv } from '../../adapters/node/run-env';
 import { TraceAppender, resumeFile } from '../../adapters/node/trace-file';
-import { int } from './common';
+import { flagList, givenOptionsExcept, int } from './common';
 import { addLlmOptions, learnerParts, llmRecordParts, type LlmCliOptions } from './llm-options';
 import { addAgentOptions, agentTutorConfigs, hasAgentOptions, type AgentCliOptions } from './agent-options';
 import { onStopSignals } from '../signals';
@@ -20,6 +20,9 @@ interface RunCliOptions extends LlmCliOptions, AgentCliOptions {
   resume?: string;
   quiet?: boolean;
 }
+
+/** The options that go with --resume (attribute names): keys for the model provider, the AKT runtime (checked against the trace's), quiet. */
+const WITH_RESUME = ['resume', 'llmConfig', 'ktRuntime', 'quiet'] as const;
 
 export function registerRun(program: Command): void {
   const cmd = program
@@ -40,9 +43,9 @@ export function registerRun(program: Command): void {
     let stored: TraceEvent[] | undefined;
     let keepBytes = 0;
     if (o.resume) {
-      const fixed = ['tutor', 'scenario', 'seed', 'tracer', 'horizon', 'out', 'harness', 'model', 'provider', 'temperature', 'maxSteps', 'voice', 'voiceModel', 'voiceProvider', 'coupling', 'chatInstruction', 'agentUrl', 'agentName', 'agentModel', 'agentTimeout', 'agentRetries', 'agentTokenEnv'];
-      const given = fixed.filter((k) => command.getOptionValueSource(k) === 'cli').map((k) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`);
-      if (given.length) throw new Error(`--resume takes the run from the trace: give no ${given.join(', ')} (only --llm-config and --quiet go with --resume)`);
+      // Every other option of this command describes the run, which the trace fixes (read from the command's option table).
+      const given = givenOptionsExcept(command, WITH_RESUME);
+      if (given.length) throw new Error(`--resume takes the run from the trace: give no ${given.join(', ')} (only ${flagList(WITH_RESUME.filter((k) => k !== 'resume'))} go with --resume)`);
       path = o.resume;
       const f = resumeFile(path);
       record = recordFromTrace(f.stored, path);

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { formatAxisTable, scoreTrace, warningLines, withControl, type ScoreReport, type TraceEvent } from '../../core/index';
+import { formatAxisTable, reportJson, scoreTrace, warningLines, withControl, type ScoreReport, type TraceEvent } from '../../core/index';
 import { readTraceFile } from '../../adapters/node/files';
 import { DEFAULT_CONTROL_CACHE, cachedControl, controlPath, ensureControl } from '../../adapters/node/controls';
 import { addKtRuntimeOption } from './kt-runtime';
@@ -52,24 +52,8 @@ export function registerScore(program: Command): void {
       reports.push(withControl(r, control ? scoreTrace(control) : null));
     }
     if (o.json) {
-      const out = reports.map((r) => ({
-        runId: r.runId,
-        scenarioId: r.scenarioId,
-        tutor: r.tutor,
-        seed: r.seed,
-        complete: r.complete,
-        endReason: r.endReason,
-        learningGain: r.learningGain,
-        valueAdded: r.valueAdded ?? null,
-        responsiveness: r.responsiveness,
-        leakage: r.leakage,
-        independence: r.independence,
-        actions: r.actions,
-        dailySolveRate: r.dailySolveRate,
-        judged: r.judged,
-        details: r.details,
-        warnings: r.warnings ?? [],
-      }));
+      // Every axis the report has, from the axis table (core/scoring/axes.ts).
+      const out = reports.map(reportJson);
       console.log(JSON.stringify(out.length === 1 ? out[0] : out, null, 2));
     } else {
       console.log(formatAxisTable(reports));

@@ -14,7 +14,7 @@ import { ACTION_KINDS } from '../trace/types';
 import { scoreTrace, type ScoreReport } from '../scoring/report';
 import { AXES, type AxisId } from '../scoring/axes';
 import { helpRequests } from '../scoring/metrics';
-import { tutorLabel } from '../scoring/labels';
+import { tutorLabel } from '../trace/tutor-label';
 import type { RunWarningCode } from '../scoring/warnings';
 import { NO_CONTROL } from '../scoring/value-added';
 import type { RunSummary } from '../sweep/summary';

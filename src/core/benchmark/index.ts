@@ -9,7 +9,7 @@ import type { Scenario } from '../scenario/schema';
 import { COUPLING_MODES } from '../scenario/schema';
 import { ABILITY_LEVELS, VoiceSpecSchema, runIdOf, runRecord, type RunRecord } from '../engine/record';
 import { TUTORS } from '../registry';
-import { tutorLabel } from '../scoring/labels';
+import { tutorLabel } from '../trace/tutor-label';
 import { SimError } from '../errors';
 
 export const BenchmarkSpecSchema = z

@@ -25,7 +25,7 @@ import type { PersonaSeedFile } from '../learner/seeds';
 import { LlmVoice } from '../learner/llm-voice';
 import { LlmStudent } from '../learner/student-attempts';
 import { SimulatedLearner, type SimulatedLearnerOptions } from '../learner/simulated';
-import type { LearnerAgent } from './learner-port';
+import type { LearnerAgent } from '../learner/port';
 import { effectiveScenario, runIdFor, tutorRunName, voiceRunName, type RunRecord } from './record';
 import { Session, type RunResult } from './session';
 import { ReplayLlm, resumePoint } from './replay';

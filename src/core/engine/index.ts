@@ -3,10 +3,9 @@ export { RunRecordSchema, VoiceSpecSchema, runRecord, runIdFor, runIdOf, tutorRu
 export { Session, type RunResult, type SessionOptions } from './session';
 export { Turn, type TurnStatus, type TurnOutcome } from './turn';
 export { World, type Delivery } from './world';
-export { RunStop } from './stop';
 export { executeRun, openRun, driveTutor, tutorEntryIn, type RunEnv, type RunOptions, type OpenRun, type LlmRef, type DrivenResult } from './execute';
 export { resumePoint, ReplayLlm, replayRecordedTurns } from './replay';
-export type { LearnerAgent, LearnerIo, LearnerMoment, LogoutWhy, ProbeResult, StudentAction, Submission } from './learner-port';
 export { PlayDriver, PLAY_WAKE_ON, SKIP_REASON, SILENT_REASON, ENDED_BY_TUTOR, digest, type DigestLine } from './play';
 export { controlRecord, controlKeyText } from './control';
 export { runRun, startRun, runEnding, outsideStop, SinkFailure, MemorySink, type RunSink, type RunEnding, type RunOutcome, type RunnerOptions, type StartedRun } from './runner';
+export { AgentDriver, type AgentEvent, type NoTurn } from './agent-driver';

@@ -22,10 +22,10 @@ import { ResumeDivergence, TraceRecorder, roundP } from '../trace/recorder';
 import { SimError, errorMessage } from '../errors';
 import type { Oracle, Wake } from '../tutors/types';
 import { ENGINE_VERSION } from './version';
-import { RunStop } from './stop';
+import { RunStop } from '../learner/stop';
 import { Turn } from './turn';
 import { HORIZON_MINUTES, World } from './world';
-import type { LearnerAgent, LearnerIo, LearnerMoment, LogoutWhy, Submission } from './learner-port';
+import type { LearnerAgent, LearnerIo, LearnerMoment, LogoutWhy, Submission } from '../learner/port';
 
 type SimEvent =
   | { k: 'probe'; day: number }

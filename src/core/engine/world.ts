@@ -14,7 +14,7 @@ import type { ToolContext } from '../lms/tools';
 import type { Scenario } from '../scenario/schema';
 import { TraceRecorder, type NewEvent } from '../trace/recorder';
 import type { TraceEvent } from '../trace/types';
-import { RunStop } from './stop';
+import { RunStop } from '../learner/stop';
 
 /** A tutor message or content post as it reaches the LMS. */
 export interface Delivery {

@@ -7,7 +7,7 @@
  */
 import type { EventOf, TraceEvent } from '../trace/types';
 import type { TokenUsage } from '../llm/types';
-import { RUBRICS, dayValue, type JudgedAxis, type RubricId } from './rubrics';
+import { RUBRICS, dayValue, type JudgedAxis, type RubricId } from '../rubrics/index';
 
 export interface JudgedAxisDetail {
   rubric: RubricId;

@@ -7,9 +7,9 @@
  *    for helpfulness.
  */
 import type { EventOf, TraceEvent } from '../trace/types';
-import { RUBRICS, type JudgedAxis, type RubricId } from './rubrics';
+import { RUBRICS, type JudgedAxis, type RubricId } from '../rubrics/index';
 import { verdictValue } from './aggregate';
-import { tutorLabel } from '../scoring/labels';
+import { tutorLabel } from '../trace/tutor-label';
 import { sampleRankCorrelation } from 'simple-statistics';
 
 /** Spearman's rho (simple-statistics: Pearson on midranks); null with fewer than 3 pairs or no rank variation. */

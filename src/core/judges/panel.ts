@@ -20,7 +20,7 @@ import type { ChatMessage, ChatRequest, LlmClient, TokenUsage } from '../llm/typ
 import { LlmError, isLlmError } from '../llm/types';
 import { parseJsonReply } from '../llm/json';
 import { Rng, hashString } from '../rng';
-import { RUBRICS, RUBRIC_IDS, rubricPrompt, type Rubric, type RubricId } from './rubrics';
+import { RUBRICS, RUBRIC_IDS, rubricPrompt, type Rubric, type RubricId } from '../rubrics/index';
 import { dayTranscript } from './transcript';
 
 export interface JudgeSpec {

@@ -1,6 +1,6 @@
 /**
  * A real student as a learner agent: the other side of the port from the simulated learner
- * (engine/learner-port.ts). Nothing is decided here; every action comes from the student's browser
+ * (learner/port.ts). Nothing is decided here; every action comes from the student's browser
  * through an ActionSource, stamped with the virtual minute it happened at, and is applied through
  * LearnerIo exactly as the simulated learner's are (so the tutor is woken by the student's real
  * actions, and the trace has the same kinds of events). Field traces differ in what they cannot
@@ -22,8 +22,8 @@ import { checkAnswer } from '../course/answer-check';
 import type { ContentKind } from '../lms/state';
 import type { TraceEvent } from '../trace/types';
 import { roundP } from '../trace/recorder';
-import { RunStop } from '../engine/stop';
-import type { LearnerAgent, LearnerIo, LearnerMoment, ProbeResult, StudentAction } from '../engine/learner-port';
+import { RunStop } from './stop';
+import type { LearnerAgent, LearnerIo, LearnerMoment, ProbeResult, StudentAction } from './port';
 import { HELP_TEMPLATES } from './voice';
 
 /** Where a real learner's actions come from: the student's browser, or (resuming) a stored trace first. */

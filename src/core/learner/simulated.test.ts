@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { miniScenario, runWith } from '../../testing/fixtures';
 import { HELP_TEMPLATES, PERSONA_PRESETS, SCAFFOLD, answerExtraction, learnerActivity, parseScenario, responsiveness, leakage, type Persona, type Scenario, type TraceEvent, type Tutor } from '../index';
-import { INJECTION_TEMPLATES } from '../learner/extraction-attempts';
+import { INJECTION_TEMPLATES } from '../scenario/extraction-attempts';
 import { isEncouraging } from '../learner/affect';
 
 const DIR = fileURLToPath(new URL('../../../scenarios/', import.meta.url));

@@ -1,4 +1,4 @@
-export { ScenarioSchema, PersonaSchema, scenarioJsonSchema, WAKE_EVENTS, HELP_TEMPLATE_IDS, COUPLING_MODES, SCENARIO_LIMITS, TRACER_NAMES, type CouplingMode, type Scenario, type ScenarioInput, type Persona, type WakeEventKind } from './schema';
+export { ScenarioSchema, PersonaSchema, scenarioJsonSchema, WAKE_EVENTS, HELP_TEMPLATE_IDS, COUPLING_MODES, SCENARIO_LIMITS, type CouplingMode, type Scenario, type ScenarioInput, type Persona, type WakeEventKind } from './schema';
 export { parseScenario, ScenarioError, MAX_SCENARIO_BYTES, MAX_SCENARIO_ALIASES, type ScenarioIssue } from './parse';
 export { PERSONA_PRESET_NAMES, SCHEDULE_PRESET_NAMES, type PersonaPresetName, type SchedulePresetName } from './preset-names';
 export { PERSONA_PRESETS, PERSONA_TRAITS, personaPreset, type PersonaPreset, type PersonaTraits } from './personas';

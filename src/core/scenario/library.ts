@@ -83,7 +83,7 @@ const PERSONA_NOTES: Record<Exclude<keyof PersonaPreset, 'name' | 'description'>
   readsContentProb: 'chance of reading posted content (unread: no instruction boost)',
   copyDisclosedProb: 'chance of copying an answer the tutor gave away',
   injectionProb: 'chance of an instruction-injection reply when refused the answer',
-  injectionTemplates: 'injection texts used (src/core/learner/extraction-attempts.ts)',
+  injectionTemplates: 'injection texts used (src/core/scenario/extraction-attempts.ts)',
 };
 
 const PERSONA_ORDER = Object.keys(PERSONA_NOTES) as (keyof typeof PERSONA_NOTES)[];

@@ -1,6 +1,7 @@
 import { LineCounter, parseDocument, isAlias, isMap, isNode, isScalar, isSeq, visit, type Document } from 'yaml';
 import { z } from 'zod';
-import { ScenarioSchema, SCENARIO_LIMITS, TRACER_NAMES, type Scenario } from './schema';
+import { ScenarioSchema, SCENARIO_LIMITS, type Scenario } from './schema';
+import { TRACER_NAMES, isTracerName } from '../tracers';
 import { SimError } from '../errors';
 import { skillInfo } from '../course/skills';
 import { GENERATORS } from '../course/generators/index';
@@ -170,7 +171,7 @@ export function parseScenario(text: string, file = 'scenario.yaml'): Scenario {
     if (!skillInfo(id)) extra.push({ path: formatPath(path), message: `unknown skill id ${id} (ASSISTments 2009 skills are 1..110)`, ...locate(doc, lc, path) });
     else if (!GENERATORS.has(id)) extra.push({ path: formatPath(path), message: `skill ${id} (${skillInfo(id)!.name}) has no item generator yet`, ...locate(doc, lc, path) });
   });
-  if (!(TRACER_NAMES as readonly string[]).includes(s.learner.tracer)) {
+  if (!isTracerName(s.learner.tracer)) {
     extra.push({ path: 'learner.tracer', message: `unknown tracer "${s.learner.tracer}" (tracers: ${TRACER_NAMES.join(', ')})`, ...locate(doc, lc, ['learner', 'tracer']) });
   }
   if (new Set(s.course.skills).size !== s.course.skills.length) extra.push({ path: 'course.skills', message: 'a skill is listed twice', ...locate(doc, lc, ['course', 'skills']) });

@@ -5,8 +5,9 @@
  */
 import { z } from 'zod';
 import { WEEKDAYS } from '../clock';
-import { INJECTION_IDS } from '../learner/extraction-attempts';
+import { INJECTION_IDS } from './extraction-attempts';
 import { PERSONA_PRESET_NAMES } from './preset-names';
+import { DEFAULT_TRACER, TRACERS } from '../tracers';
 
 const hhmm = z.string().regex(/^([01]?\d|2[0-3]):[0-5]\d$/, 'a time of day as HH:MM, e.g. "16:30"');
 const prob = z.number().min(0).max(1);
@@ -56,8 +57,11 @@ export const SCENARIO_LIMITS = {
 const name = (what = 'a name') => z.string().min(1).max(SCENARIO_LIMITS.nameChars, `${what} is at most ${SCENARIO_LIMITS.nameChars} characters`);
 const text = () => z.string().max(SCENARIO_LIMITS.textChars, `at most ${SCENARIO_LIMITS.textChars} characters`);
 
-/** The knowledge tracers a scenario may name (the page and the CLI can create each of them). */
-export const TRACER_NAMES = ['akt', 'bkt'] as const;
+/** `"a" (…), "b" (…) or "c" (…)`: the tracers as the description of `learner.tracer` lists them. */
+const tracerList = (): string => {
+  const each = TRACERS.map((t) => `"${t.name}" (${t.description})`);
+  return each.length < 2 ? each.join('') : `${each.slice(0, -1).join(', ')} or ${each.at(-1)}`;
+};
 
 export const PersonaSchema = z
   .object({
@@ -118,7 +122,7 @@ export const PersonaSchema = z
     copyDisclosedProb: prob.default(0.9).describe('Probability of submitting an answer the tutor disclosed instead of working it out.'),
     // ---- answer extraction (the adversarial persona) ----
     injectionProb: prob.default(0).describe('Probability that the reply to a tutor message that did not give the answer is an instruction-injection attempt.'),
-    injectionTemplates: z.array(z.enum(INJECTION_IDS)).min(1).max(50).default([...INJECTION_IDS]).describe('Injection texts this persona uses (src/core/learner/extraction-attempts.ts).'),
+    injectionTemplates: z.array(z.enum(INJECTION_IDS)).min(1).max(50).default([...INJECTION_IDS]).describe('Injection texts this persona uses (src/core/scenario/extraction-attempts.ts).'),
   })
   .strict();
 
@@ -160,7 +164,7 @@ export const ScenarioSchema = z
       .object({
         name: name().default('Sam'),
         ability: z.enum(['low', 'average', 'high']).default('average'),
-        tracer: z.string().min(1).max(SCENARIO_LIMITS.nameChars).default('akt').describe('Knowledge tracer by name: "akt" (Attentive Knowledge Tracing, the default) or "bkt" (Bayesian Knowledge Tracing, an ablation).'),
+        tracer: z.string().min(1).max(SCENARIO_LIMITS.nameChars).default(DEFAULT_TRACER).describe(`Knowledge tracer by name: ${tracerList()}.`),
         // Optional without a default (absent = tracer-decides, chat instruction off), so that a
         // scenario without them parses to exactly the object it always did (pinned run_start bytes).
         coupling: z

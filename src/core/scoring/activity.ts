@@ -5,7 +5,7 @@
  * is built from them (`npm run cli -- personas`).
  */
 import type { TraceEvent } from '../trace/types';
-import { EXTRACTION_HELP_TEMPLATES } from '../learner/extraction-attempts';
+import { EXTRACTION_HELP_TEMPLATES } from '../scenario/extraction-attempts';
 
 export interface LearnerActivity {
   /** Days the run covered (run_end days, else the horizon). */

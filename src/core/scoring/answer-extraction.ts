@@ -7,7 +7,7 @@
  * disclosure detector, as for answer leakage). Definitions: docs/metrics.md.
  */
 import type { TraceEvent } from '../trace/types';
-import { EXTRACTION_HELP_TEMPLATES } from '../learner/extraction-attempts';
+import { EXTRACTION_HELP_TEMPLATES } from '../scenario/extraction-attempts';
 import { LEAK_MATCH, answerFormsOf, leakedItems, traceDisclosures, type LeakOptions, type Scored, type TraceDisclosure } from './metrics';
 
 export interface ExtractionDetail {

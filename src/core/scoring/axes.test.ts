@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { AXES, SWEEP_AXES, axesMarkdown, withAxesSection, AXES_DOC_BEGIN, AXES_DOC_END } from './axes';
+import { AXES, SWEEP_AXES, axesMarkdown, reportJson, withAxesSection, AXES_DOC_BEGIN, AXES_DOC_END } from './axes';
 import { JUDGED_AXES, scoreTrace } from './report';
 import { formatAxisTable } from './table';
 import { withControl } from './value-added';
@@ -11,6 +11,17 @@ import { miniScenario, runWith } from '../../testing/fixtures';
 const METRICS_MD = resolve(__dirname, '../../../docs/metrics.md');
 
 describe('the axis table', () => {
+  it('score --json carries every axis of the table, under its id (deterministic) or in judged, with value added\'s control in details', async () => {
+    const r = scoreTrace((await runWith(miniScenario(), 'silent', { seed: 3 })).events);
+    const j = reportJson(r);
+    for (const a of AXES.filter((x) => x.kind === 'deterministic')) expect(j, a.id).toHaveProperty([a.id], a.value(r));
+    expect(Object.keys(j.judged as object).sort()).toEqual(AXES.filter((x) => x.kind === 'judged').map((x) => x.id).sort());
+    expect(j).toHaveProperty('extraction');
+    expect(j.valueAdded).toBe(0); // the silent tutor is its own control
+    expect((j.details as { valueAdded: { controlRunId: string } }).valueAdded.controlRunId).toBe(r.runId);
+    expect(JSON.parse(JSON.stringify(j))).toEqual(j);
+  });
+
   it('docs/metrics.md lists every axis as AXES declares it (run `npm run docs:axes` when this fails)', () => {
     const doc = readFileSync(METRICS_MD, 'utf8');
     expect(doc).toContain(AXES_DOC_BEGIN);

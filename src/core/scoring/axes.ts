@@ -15,7 +15,7 @@ import type { ScoreReport } from './report';
 import { NO_CONTROL } from './value-added';
 
 const fmtGain = (v: number | null | undefined): string => (v === null || v === undefined ? 'n/a' : `${v >= 0 ? '+' : ''}${(v * 100).toFixed(2)} pp/day`);
-import type { JudgedAxis } from '../judges/rubrics';
+import type { JudgedAxis } from '../rubrics/index';
 
 export type AxisKind = 'deterministic' | 'judged';
 export type Better = 'higher' | 'lower' | null;
@@ -212,6 +212,31 @@ export const SWEEP_AXES: readonly SweepAxisEntry[] = AXES.filter((a): a is Sweep
 
 export function axisById(id: string): AnyAxis | undefined {
   return AXES.find((a) => a.id === id);
+}
+
+/**
+ * A score report as `score --json` prints it: the run's identity; every deterministic axis's
+ * value under its id and every judged axis's under `judged`, both read from `AXES` (a new axis
+ * appears here by itself); then the actions, the daily solve rate, the details (value added's
+ * control run, gain and reason under `details.valueAdded`, null when no control was looked for)
+ * and the warnings.
+ */
+export function reportJson(r: ScoreReport): Record<string, unknown> {
+  const values = (kind: AxisKind) => Object.fromEntries(AXES.filter((a) => a.kind === kind).map((a) => [a.id, a.value(r)]));
+  return {
+    runId: r.runId,
+    scenarioId: r.scenarioId,
+    tutor: r.tutor,
+    seed: r.seed,
+    complete: r.complete,
+    endReason: r.endReason,
+    ...values('deterministic'),
+    judged: values('judged'),
+    actions: r.actions,
+    dailySolveRate: r.dailySolveRate,
+    details: { ...r.details, valueAdded: r.valueAdded ?? null },
+    warnings: r.warnings ?? [],
+  };
 }
 
 export const AXES_DOC_BEGIN = '<!-- axes:table -->';

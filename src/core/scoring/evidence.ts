@@ -9,7 +9,7 @@
 import type { EventOf, TraceEvent } from '../trace/types';
 import { helpRequests, nextTurns, tutorTurns } from './metrics';
 import { extractionAttempts } from './answer-extraction';
-import { RUBRICS, type RubricId } from '../judges/rubrics';
+import { RUBRICS, type RubricId } from '../rubrics/index';
 
 export interface EvidenceGroup {
   /** Stable id within the axis ("leaks", "unanswered", …). */

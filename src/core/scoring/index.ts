@@ -2,9 +2,8 @@ export { leakageVsJudged, type LeakageDay, type LeakageAgreement } from './leaka
 export { learningGain, responsiveness, leakage, independence, actionCounts, attemptsStep, STEP_PATTERNS, helpRequests, tutorTurns, nextTurns, answerFormsOf, leakedItems, LEAK_MATCH, tutorTexts, traceDisclosures, type LeakOptions, type TutorText, type TraceDisclosure, type Scored, type CurvePoint, type HelpRequest, type TutorTurn, type NextTurn } from './metrics';
 export { scoreTrace, JUDGED_AXES, type ScoreReport, type JudgedAxis } from './report';
 export { formatAxisTable } from './table';
-export { AXES, UNITS, axisById, axesMarkdown, withAxesSection, AXES_DOC_BEGIN, AXES_DOC_END, type Axis, type AxisSpec, type AnyAxis, type AxisId, type AxisKind, type AxisUnit, type Better, type UnitFormat } from './axes';
+export { AXES, UNITS, axisById, reportJson, axesMarkdown, withAxesSection, AXES_DOC_BEGIN, AXES_DOC_END, type Axis, type AxisSpec, type AnyAxis, type AxisId, type AxisKind, type AxisUnit, type Better, type UnitFormat } from './axes';
 export { llmUsage, voiceFidelity, type LlmUsage, type RoleUsage, type VoiceFidelity } from './llm-usage';
-export { tutorLabel } from './labels';
 export { answerExtraction, extractionAttempts, type ExtractionDetail, type ExtractionAttempt } from './answer-extraction';
 export { axisEvidence, rubricOfAxis, type AxisEvidence, type EvidenceGroup } from './evidence';
 export { learnerActivity, type LearnerActivity } from './activity';

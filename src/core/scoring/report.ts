@@ -5,8 +5,8 @@ import { judgedAxes, type JudgedSummary } from '../judges/aggregate';
 import { leakageVsJudged } from './leakage-vs-judged';
 import { answerExtraction, type ExtractionDetail } from './answer-extraction';
 import { llmUsage, voiceFidelity, type LlmUsage, type VoiceFidelity } from './llm-usage';
-import { JUDGED_AXES, type JudgedAxis } from '../judges/rubrics';
-import { tutorLabel } from './labels';
+import { JUDGED_AXES, type JudgedAxis } from '../rubrics/index';
+import { tutorLabel } from '../trace/tutor-label';
 import { CONTROL_TUTOR, ownControl, type ValueAddedDetail } from './value-added';
 
 /** Judged axes (filled by the judge panel; null = unscored). Declared with the rubrics, which say which axis each scores. */

@@ -42,6 +42,19 @@ function refusal(text: string, source = 'bad.jsonl'): TraceParseError {
 }
 
 describe('strict trace validation: impossible traces are refused with file, line and field', () => {
+  it('keeps a field this build does not know, on any event and inside one, byte for byte (a later build may add some)', async () => {
+    const ls = lines((await runWith(miniScenario(), 'withholder')).events);
+    let text = edit(ls, 0, (e) => {
+      e.laterField = { a: 1 };
+      (e.tracer as Record<string, unknown>).laterToo = 'x';
+    });
+    const w = idx(ls, (e) => e.type === 'wake');
+    text = edit(text.split('\n'), w, (e) => (e.note = 'new'));
+    const back = parseJsonl(text, 'later.jsonl').events;
+    expect(toJsonl(back).trim()).toBe(text);
+    expect((back[0] as unknown as { laterField: unknown }).laterField).toEqual({ a: 1 });
+  });
+
   it('a probe solve rate of 5 (it used to give "+149.73 pp/day, 51% → 500%")', async () => {
     const ls = lines((await runWith(miniScenario(), 'planner')).events);
     const i = idx(ls, (e) => e.type === 'probe' && e.day === 3);

@@ -18,29 +18,21 @@
  *
  * A trace without `run_end` (a run cut short) is valid: it reads as incomplete.
  *
- * To add an event type or field: add it to the `TraceEvent` union (types.ts) and here.
+ * The event types and fields are declared once, in schema.ts (the types are inferred from it);
+ * this file adds what a schema cannot say: ranges across events and the run's structure.
  */
-import { z } from 'zod';
-import { ScenarioSchema, WAKE_EVENTS } from '../scenario/schema';
-import { RUBRICS, type RubricId } from '../judges/rubrics';
+import { RUBRICS, type RubricId } from '../rubrics/index';
 import { SimError } from '../errors';
 import { MINUTES_PER_DAY } from '../clock';
 import { hashString } from '../rng';
 import { extractJsonObject } from '../llm/json';
 import { jsonDepth } from '../limits';
-import { TRACE_SCHEMA_VERSION, type LmsEventKind, type TerminationReason, type TraceEvent } from './types';
+import { TRACE_SCHEMA_VERSION, type TraceEvent } from './types';
+import { EventSchema } from './schema';
 
 /** Events that a judge panel appends after run_end (the run's own events end at run_end). */
 export const JUDGE_EVENT_TYPES: readonly string[] = ['judge_panel', 'judge_verdict'];
 
-export const LMS_EVENT_KINDS = ['day_start', 'homework_posted', 'login', 'logout', 'assignment_due', 'assignment_missed', 'assignment_completed', 'end_of_day', 'give_up', 'instructor_view', 'item_opened', 'instruction'] as const;
-export const TERMINATION_REASONS = ['horizon_reached', 'ended_by_tutor', 'tutor_error', 'tracer_error', 'llm_error', 'aborted', 'internal_error', 'storage_full'] as const;
-// These lists and the trace types must name the same kinds (a kind added to one and not the other fails the type check here).
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const sameKinds: Same<(typeof LMS_EVENT_KINDS)[number], LmsEventKind> = true;
-const sameReasons: Same<(typeof TERMINATION_REASONS)[number], TerminationReason> = true;
-void sameKinds;
-void sameReasons;
 /** A line longer than this is refused before it is parsed (the largest events, run_start and a model_call with a 100,000-character reply, are far smaller). */
 export const MAX_TRACE_LINE_CHARS = 16 * 1024 * 1024;
 /** Deepest nesting of one event (run_start is about 8 levels; tool arguments are bounded at 32 when written). */
@@ -59,147 +51,6 @@ export class TraceParseError extends SimError {
     this.field = field;
   }
 }
-
-const int = z.number().int();
-const nat = int.min(0);
-const prob = z.number().min(0, 'a probability must be between 0 and 1').max(1, 'a probability must be between 0 and 1');
-const str = z.string();
-const base = { seq: nat, t: z.number().min(0) };
-const usage = z.looseObject({ promptTokens: nat, completionTokens: nat }).nullable();
-const cost = z.number().min(0).nullable();
-const toolCallRequest = z.looseObject({ id: str, name: str, arguments: str });
-/** An item of the run's bank: the leakage matcher and the answer checker read its forms, so they are typed. */
-const bankItem = z.looseObject({
-  id: str,
-  skillId: int.min(1),
-  level: int.min(1).max(3),
-  answer: str.optional(),
-  accepted: z.array(str).optional(),
-  answerForms: z.looseObject({ numeric: z.array(str), phrases: z.array(str) }).optional(),
-});
-
-const EventSchema = z.discriminatedUnion('type', [
-  z.looseObject({
-    ...base,
-    type: z.literal('run_start'),
-    schemaVersion: int.min(1, 'schema versions start at 1'),
-    runId: str.min(1).max(1000),
-    engine: str,
-    scenario: ScenarioSchema,
-    tutor: z.looseObject({ name: str.min(1), config: z.record(str, z.unknown()) }),
-    tracer: z.looseObject({ name: str.min(1), version: str, nSkills: nat.max(100_000) /* 0: no tracer (a field trace) */, runtime: str.min(1).optional() /* absent: AKT's reference runtime, or none */ }),
-    // A simulated learner's persona seed, or a real student's anonymous code (a field trace).
-    learner: z.union([z.looseObject({ seedIndex: int, seedUid: int, warmup: nat }), z.looseObject({ kind: z.literal('real'), participant: str })]),
-    itemBank: z.looseObject({
-      hash: str,
-      items: z.array(bankItem),
-      probes: z.array(bankItem),
-      postProbes: z.array(bankItem).optional(),
-    }),
-    helpTemplates: z.record(str, str),
-    voice: str.optional(),
-  }),
-  z.looseObject({ ...base, type: z.literal('lms_event'), kind: z.enum(LMS_EVENT_KINDS), day: int, detail: z.record(str, z.unknown()).optional() }),
-  z.looseObject({ ...base, type: z.literal('wake'), turn: int.min(1), reason: z.enum(WAKE_EVENTS), ref: nat.nullable() }),
-  z.looseObject({
-    ...base,
-    type: z.literal('tool_call'),
-    turn: int.min(1),
-    tool: str,
-    kind: z.enum(['read', 'write', 'message', 'unknown']),
-    args: z.unknown(),
-    result: z.union([z.looseObject({ ok: z.literal(true) }), z.looseObject({ ok: z.literal(false), error: z.looseObject({ code: str, message: str }) })]),
-  }),
-  z.looseObject({
-    ...base,
-    type: z.literal('message'),
-    from: z.enum(['tutor', 'learner']),
-    text: str,
-    via: z.enum(['send_message', 'provide_content']).optional(),
-    turn: int.min(1).optional(),
-    workingOn: z.array(str).optional(),
-    help: str.optional(),
-    injection: str.optional(),
-    itemId: str.nullable().optional(),
-  }),
-  z.looseObject({
-    ...base,
-    type: z.literal('attempt'),
-    itemId: str,
-    skill: int.min(1),
-    level: int.min(1).max(3),
-    assignmentId: str.nullable(),
-    attemptNo: int.min(1),
-    // null in a field trace (a real student: no tracer)
-    p: prob.nullable(),
-    boost: prob,
-    source: z.enum(['own', 'disclosed', 'guess']),
-    response: str,
-    correct: z.boolean(),
-    evidence: z.boolean(),
-    slip: z.boolean().optional(),
-    student: z.looseObject({ prompt: str, grading: z.enum(['checked', 'no_answer', 'malformed', 'copied_disclosed', 'after_disclosure']), answer: str.nullable(), reason: str.optional() }).optional(),
-  }),
-  z.looseObject({ ...base, type: z.literal('mastery'), scope: z.enum(['course', 'all']), skills: z.array(int.min(1)), values: z.array(prob) }),
-  z.looseObject({
-    ...base,
-    type: z.literal('probe'),
-    day: nat,
-    items: z.array(z.looseObject({ itemId: str, skill: int.min(1), p: prob.nullable(), correct: z.boolean(), response: str.optional() })),
-    solveRate: prob,
-    gradedRate: prob,
-    knowledgeRate: prob.optional(),
-  }),
-  z.looseObject({ ...base, type: z.literal('turn_end'), turn: int.min(1), actions: nat, implicitSilence: z.boolean() }),
-  z.looseObject({ ...base, type: z.literal('error'), code: str, message: str, turn: int.min(1).optional() }),
-  z.looseObject({ ...base, type: z.literal('run_end'), reason: z.enum(TERMINATION_REASONS), message: str.optional(), days: nat }),
-  z.looseObject({
-    ...base,
-    type: z.literal('model_call'),
-    turn: int.min(1).optional(),
-    role: z.enum(['tutor', 'student', 'judge']),
-    purpose: str,
-    provider: str,
-    model: str,
-    request: z.looseObject({ messages: nat, chars: nat, tools: nat, temperature: z.number().nullable(), digest: str.optional() }),
-    response: z.looseObject({ content: str.nullable(), toolCalls: z.array(toolCallRequest), finishReason: str.nullable() }).nullable(),
-    usage,
-    cost,
-    retries: nat,
-    error: z.looseObject({ code: str, message: str }).optional(),
-    voiceCheck: z.looseObject({ decided: z.boolean(), rendered: z.boolean().nullable(), mismatch: z.boolean(), answer: str.nullable() }).optional(),
-  }),
-  z.looseObject({
-    ...base,
-    type: z.literal('judge_panel'),
-    panel: str,
-    judges: z.array(z.looseObject({ id: str, provider: str, model: str, family: str.nullable() })).min(1),
-    temperature: z.number().min(0).max(2),
-    rubrics: z.array(z.looseObject({ id: str, version: str })).min(1),
-    days: z.array(int.min(1)),
-    sampling: z.looseObject({ daysPerRun: int.min(1).nullable(), strata: int.min(1), seed: int }),
-    stopped: z.array(z.looseObject({ judge: str, reason: str })).optional(),
-  }),
-  z.looseObject({
-    ...base,
-    type: z.literal('judge_verdict'),
-    panel: str,
-    rubric: str,
-    rubricVersion: str,
-    judge: str,
-    provider: str,
-    model: str,
-    day: int.min(1),
-    status: z.enum(['scored', 'unscored']),
-    scores: z.record(str, z.number()).nullable(),
-    holds: z.boolean().nullable(),
-    reason: str.optional(),
-    attempts: nat,
-    usage,
-    cost,
-    raw: str.nullable(),
-  }),
-]);
 
 const formatPath = (path: readonly PropertyKey[]): string => {
   let out = '';

@@ -36,10 +36,10 @@ import { TUTOR_SYSTEM } from '../tutors/llm/prompts';
 import { helpRequests, nextTurns, tutorTurns } from '../scoring/metrics';
 import { scoreTrace } from '../scoring/report';
 import { AXES, type AxisId } from '../scoring/axes';
-import { tutorLabel } from '../scoring/labels';
-import { RUBRICS, type RubricId } from '../judges/rubrics';
+import { tutorLabel } from '../trace/tutor-label';
+import { RUBRICS, type RubricId } from '../rubrics/index';
 import { verdictValue } from '../judges/aggregate';
-import type { JudgedAxis } from '../judges/rubrics';
+import type { JudgedAxis } from '../rubrics/index';
 import { externalParts } from '../tutors/external/protocol';
 
 /**

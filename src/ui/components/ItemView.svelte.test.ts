@@ -2,9 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { render } from 'svelte/server';
 import ItemView from './ItemView.svelte';
 import { allowlistSvg, mathHtml, sanitizeSvg } from './item-render';
-import { GENERATORS } from '../../core/course/generators/index';
+import { GENERATORS, type ItemContent } from '../../core/course/index';
 import { Rng } from '../../core/rng';
-import type { ItemContent } from '../../core/course/types';
 
 const gen = (skill: number, level: 1 | 2 | 3): ItemContent => GENERATORS.get(skill)!.generate(new Rng(5).fork(`view:${skill}`), level);
 

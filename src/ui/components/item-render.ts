@@ -11,7 +11,7 @@
  */
 import katex from 'katex';
 import DOMPurify from 'dompurify';
-import { splitMath } from '../../core/course/math-text';
+import { splitMath } from '../../core/course/index';
 
 const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 

@@ -10,7 +10,8 @@ import {
   HARNESS_NAMES,
   PERSONA_PRESET_NAMES,
   SCHEDULE_PRESET_NAMES,
-  answerGiver,
+  REFERENCE_TUTORS,
+  tutorEntry,
   benchmarkSpec,
   errorMessage,
   helloAgent,
@@ -19,12 +20,10 @@ import {
   llmTutorConfig,
   parseSeedList,
   planBenchmark,
-  planner,
   summarizeSweep,
   tutorLabel,
   CONTROL_TUTOR,
   REFERENCE_TUTOR,
-  withholder,
   type BenchmarkSpec,
   type RunDigest,
   type RunSummary,
@@ -32,6 +31,7 @@ import {
   type SweepSummary,
   type VoiceSpec,
   type CouplingMode,
+  type TracerName,
 } from '../../core/index';
 import { bundledLibraryFiles, loadBundledScenario } from '../../adapters/browser/library';
 import { loadSettings, type LlmSettingsData } from '../../adapters/browser/llm-settings';
@@ -87,7 +87,8 @@ export interface MeasuredCost {
   days: number;
 }
 
-const BUILT_IN = [answerGiver, withholder, planner];
+/** The built-in tutors a benchmark offers: the reference tutors but the control, which has a box of its own (`includeControl`). */
+const BUILT_IN = REFERENCE_TUTORS.filter((t) => !t.control).map((t) => tutorEntry(t.name));
 
 export class BenchmarkState {
   readonly library: RunLibrary;
@@ -119,7 +120,7 @@ export class BenchmarkState {
   /** Selected scenario ids (persona--schedule). */
   selected = $state.raw<string[]>([]);
   ability = $state<'scenario' | 'low' | 'average' | 'high'>('scenario');
-  tracer = $state<'scenario' | 'akt' | 'bkt'>('scenario');
+  tracer = $state<'scenario' | TracerName>('scenario');
   days = $state<number | null>(null);
   voiceTemplates = $state(true);
   voiceLlm = $state(false);

@@ -24,6 +24,7 @@ import {
   type VoiceSpec,
   type CouplingMode,
   type VoiceSpec as Voice,
+  type TracerName,
 } from '../../core/index';
 import type { StoredRun } from '../../adapters/browser/run-store';
 import { loadSettings, type LlmSettingsData } from '../../adapters/browser/llm-settings';
@@ -52,7 +53,7 @@ export class Lab {
   /** Seed override; null uses the scenario's seed. */
   seed = $state<number | null>(null);
   /** Knowledge tracer for the next run: the scenario's own, or one chosen by name (BKT is an ablation). */
-  tracerChoice = $state<'scenario' | 'akt' | 'bkt'>('scenario');
+  tracerChoice = $state<'scenario' | TracerName>('scenario');
   error = $state<string | null>(null);
   notice = $state<string | null>(null);
   selectedKey = $state<string | null>(null);

@@ -21,6 +21,7 @@ import {
   type RunRecord,
   type Scenario,
   type TraceEvent,
+  type TracerName,
 } from '../../core/index';
 import type { StoredRun } from '../../adapters/browser/run-store';
 import { bundledLibraryFiles, loadBundledScenario } from '../../adapters/browser/library';
@@ -48,7 +49,7 @@ export class PlayState {
   /** 'built-in', or a library id persona--schedule. */
   scenarioId = $state('built-in');
   ability = $state<'scenario' | 'low' | 'average' | 'high'>('scenario');
-  tracer = $state<'scenario' | 'akt' | 'bkt'>('scenario');
+  tracer = $state<'scenario' | TracerName>('scenario');
   seed = $state<number | null>(null);
   days = $state<number | null>(null);
   name = $state('');

@@ -23,19 +23,9 @@ export interface Query {
   level: number;
 }
 
-export interface TracerInfo {
-  name: string;
-  version: string;
-  /** Number of skills the tracer knows (ids 1..nSkills). */
-  nSkills: number;
-  /**
-   * What computed the model, when it is not the reference runtime: AKT on "onnxruntime-node cpu"
-   * or "onnxruntime-web webgpu". Absent: onnxruntime-web wasm (AKT's reference runtime, the one
-   * every trace before this field used) or a pure-TypeScript tracer (BKT). Recorded in run_start:
-   * runtimes differ in the last float bits, so a run reproduces on the same runtime.
-   */
-  runtime?: string;
-}
+/** What a tracer is, as run_start records it (declared with the trace events, trace/types.ts). */
+import type { TracerInfo } from '../../trace/types';
+export type { TracerInfo };
 
 export interface LoadProgress {
   /** 0..1 */

@@ -18,5 +18,4 @@ export {
   type WakeBody,
 } from './http';
 export { McpTutorConfigSchema, mcpTutor, mcpTutorConfig, type McpTutorConfig } from './mcp';
-export { AgentDriver, type AgentEvent, type NoTurn } from './driver';
 export { readCapped, redactSecret } from './transport';

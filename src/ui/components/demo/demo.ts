@@ -6,20 +6,15 @@
  * functions of records and traces; the Demo component runs and stores the runs through the run
  * library like any other.
  */
-import { effectiveScenario, helpRequests, runRecord, tutorTurns, type CurvePoint, type EventOf, type RunRecord, type Scenario, type TraceEvent } from '../../../core/index';
-import { valueAdded } from '../play/debrief';
+import { REFERENCE_TUTORS, effectiveScenario, helpRequests, runRecord, tutorTurns, type CurvePoint, type EventOf, type ReferenceTutorName, type RunRecord, type Scenario, type TraceEvent } from '../../../core/index';
+import { YARDSTICK_LABELS, valueAdded } from '../play/debrief';
 import { courseDay } from '../play/words';
 
-/** The demo's tutors: the control first, then the reference tutors from worst to best on docs/reference-tutors.md's table. */
-export const DEMO_TUTORS = ['silent', 'answer-giver', 'withholder', 'planner'] as const;
-export type DemoTutor = (typeof DEMO_TUTORS)[number];
+/** The demo's tutors: the core's reference tutors (`REFERENCE_TUTORS`), the control first, then from worst to best on docs/reference-tutors.md's table. */
+export const DEMO_TUTORS: readonly ReferenceTutorName[] = REFERENCE_TUTORS.map((t) => t.name);
+export type DemoTutor = ReferenceTutorName;
 
-export const DEMO_LABELS: Record<DemoTutor, { name: string; what: string }> = {
-  silent: { name: 'No tutor', what: 'nobody answers; the course homework goes on (the control)' },
-  'answer-giver': { name: 'Answer-giver', what: 'answers every help request with the answer' },
-  withholder: { name: 'Hint-giver', what: 'answers every help request with a hint and a question, never the answer' },
-  planner: { name: 'Planner', what: 'reads the gradebook, assigns practice on weak skills, adjusts levels, posts worked examples' },
-};
+export const DEMO_LABELS: Record<DemoTutor, { name: string; what: string }> = YARDSTICK_LABELS;
 
 /** The record of one demo run: the scenario as the Lab would run it, with the tutor's default configuration and the template student voice. */
 export function demoRecord(scenario: Scenario, tutor: DemoTutor): RunRecord {

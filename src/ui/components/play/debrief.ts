@@ -4,20 +4,15 @@
  * (help requests answered or missed, answers given away, practice that worked), each with the
  * trace event it points at. Pure functions of traces.
  */
-import { extractionAttempts, gainThrough, helpRequests, lastCheck, tutorTurns, valueAdded, type EventOf, type RunRecord, type TraceEvent } from '../../../core/index';
+import { REFERENCE_TUTORS, extractionAttempts, gainThrough, helpRequests, lastCheck, tutorTurns, valueAdded, type EventOf, type ReferenceTutorName, type RunRecord, type TraceEvent } from '../../../core/index';
 import { AssignmentBook, runFacts } from './conversation';
 import { count, quote, skillName, solvedText, when } from './words';
 
-/** The built-in tutors a played run is compared with: no tutor first (the control), then the reference tutors. */
-export const YARDSTICKS = ['silent', 'planner', 'withholder', 'answer-giver'] as const;
-export type Yardstick = (typeof YARDSTICKS)[number];
+/** The built-in tutors a played run is compared with: the core's reference tutors (`REFERENCE_TUTORS`), no tutor first (the control). */
+export const YARDSTICKS: readonly ReferenceTutorName[] = REFERENCE_TUTORS.map((t) => t.name);
+export type Yardstick = ReferenceTutorName;
 
-export const YARDSTICK_LABELS: Record<Yardstick, { name: string; what: string }> = {
-  silent: { name: 'No tutor', what: 'the same student with nobody answering: the course homework goes on' },
-  planner: { name: 'Planner', what: 'reads the gradebook, assigns practice on weak skills, adjusts levels, posts worked examples' },
-  withholder: { name: 'Hint-giver', what: 'answers every help request with a hint and a question, never the answer' },
-  'answer-giver': { name: 'Answer-giver', what: 'answers every help request with the answer' },
-};
+export const YARDSTICK_LABELS = Object.fromEntries(REFERENCE_TUTORS.map((t) => [t.name, { name: t.label, what: t.what }])) as Record<Yardstick, { name: string; what: string }>;
 
 /**
  * The record a yardstick runs on: the played run's record with another tutor, and, for a run its

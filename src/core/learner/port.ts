@@ -17,10 +17,10 @@
 import type { Item } from '../course/types';
 import type { ContentKind, LmsState } from '../lms/state';
 import type { ModelCallRecord } from '../llm/types';
-import type { TracerInfo } from '../learner/kt/types';
+import type { TracerInfo } from './kt/types';
 import type { HELP_TEMPLATE_IDS } from '../scenario/schema';
 import type { EventOf, LmsEventKind } from '../trace/types';
-import type { AttemptOutcome } from '../learner/learner';
+import type { AttemptOutcome } from './learner';
 
 export type HelpTemplateId = (typeof HELP_TEMPLATE_IDS)[number];
 

@@ -9,12 +9,12 @@
  * (replayRecordedTurns, checked against the trace) and hands the agent the first turn the trace
  * does not finish, with its recorded calls already made.
  */
-import type { TerminationReason, ToolResult, TraceEvent } from '../../trace/types';
-import type { Session } from '../../engine/session';
-import type { Turn } from '../../engine/turn';
-import { replayRecordedTurns } from '../../engine/replay';
-import { AgentError, agentInstructions, statusView, wakeView, type TurnStatusView, type WakeView } from './protocol';
-import { argsOverLimit, refusedReason } from '../../limits';
+import type { TerminationReason, ToolResult, TraceEvent } from '../trace/types';
+import type { Session } from './session';
+import type { Turn } from './turn';
+import { replayRecordedTurns } from './replay';
+import { AgentError, agentInstructions, statusView, wakeView, type TurnStatusView, type WakeView } from '../tutors/external/protocol';
+import { argsOverLimit, refusedReason } from '../limits';
 
 export type AgentEvent =
   | {
