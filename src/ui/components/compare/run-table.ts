@@ -3,7 +3,7 @@
  * any column and filtered by words and by a range on any axis. Pure functions of stored runs (their
  * stored score reports); RunTable.svelte lays them out.
  */
-import { AXES, type AnyAxis, type AxisId } from '../../../core/index';
+import { AXES, scenarioLabel, type AnyAxis, type AxisId } from '../../../core/index';
 import type { StoredRun } from '../../../adapters/browser/run-store';
 
 export interface TableRow {
@@ -45,13 +45,13 @@ export function tableRows(runs: readonly StoredRun[]): TableRow[] {
     return {
       key: r.key,
       tutor: r.tutor,
-      scenario: r.scenarioId,
+      scenario: scenarioLabel(r.scenarioId),
       seed: r.seed,
       status: r.status,
       partial,
       benchmark: r.benchmark?.name ?? null,
       values,
-      haystack: `${r.tutor} ${r.scenarioId} ${r.scenarioTitle} seed ${r.seed} ${r.status} ${r.benchmark?.name ?? ''}`.toLowerCase(),
+      haystack: `${r.tutor} ${r.scenarioId} ${scenarioLabel(r.scenarioId)} ${r.scenarioTitle} seed ${r.seed} ${r.status} ${r.benchmark?.name ?? ''}`.toLowerCase(),
     };
   });
 }
