@@ -28,6 +28,9 @@ describe('run table and comparison', () => {
     expect(filterRows(rows, { text: 'withholder seed 1', ranges: {} }).map((r) => r.tutor)).toEqual(['withholder']);
     // A range on an axis a run has no value for leaves it out.
     expect(filterRows(rows, { text: '', ranges: { helpfulness: { min: 0, max: null } } })).toEqual([]);
+    // The runs behind a result (from the Benchmark): exactly those keys, with the other filters on top.
+    expect(filterRows(rows, { text: '', ranges: {}, keys: { keys: ['withholder-1', 'planner-2'], what: 'x' } }).map((r) => r.tutor)).toEqual(['withholder', 'planner']);
+    expect(filterRows(rows, { text: 'planner', ranges: {}, keys: { keys: ['withholder-1', 'planner-2'], what: 'x' } }).map((r) => r.tutor)).toEqual(['planner']);
   });
 
   it("days line up: each run's conversation, writes, check and flags on a day", async () => {

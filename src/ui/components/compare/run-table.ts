@@ -33,6 +33,8 @@ export interface AxisRange {
 export interface TableFilter {
   text: string;
   ranges: Partial<Record<AxisId, AxisRange>>;
+  /** Only these runs (storage keys), and what they are in words: the runs behind a result, opened from the Benchmark. */
+  keys?: { keys: string[]; what: string };
 }
 
 export const NO_TABLE_FILTER: TableFilter = { text: '', ranges: {} };
@@ -62,7 +64,9 @@ export const inUnit = (a: AnyAxis, v: number): number => Number(a.number(v));
 export function filterRows(rows: readonly TableRow[], f: TableFilter): TableRow[] {
   const words = f.text.toLowerCase().split(/\s+/).filter(Boolean);
   const ranges = (Object.entries(f.ranges) as [AxisId, AxisRange][]).filter(([, r]) => r.min !== null || r.max !== null);
+  const only = f.keys ? new Set(f.keys.keys) : null;
   return rows.filter((row) => {
+    if (only && !only.has(row.key)) return false;
     if (!words.every((w) => row.haystack.includes(w))) return false;
     return ranges.every(([id, r]) => {
       const v = row.values[id];

@@ -18,6 +18,17 @@ beforeAll(async () => {
 });
 
 describe('BenchmarkResults', () => {
+  it('with a way to open runs: a button to the runs behind each tutor row and each failure mode; without, none', () => {
+    const withOpen = render(BenchmarkResults, { props: { runs: digests, onopen: () => {} } }).body;
+    expect(withOpen).toContain('data-open-runs="planner"');
+    expect(withOpen).toContain('data-open-runs="all runs"');
+    expect(withOpen).toContain('data-table="failure-mode-runs"');
+    expect(withOpen).toMatch(/aria-label="Open 2 runs of answer-giver in answer disclosure"/);
+    const without = render(BenchmarkResults, { props: { runs: digests } }).body;
+    expect(without).not.toContain('data-open-runs');
+    expect(without).not.toContain('failure-mode-runs');
+  });
+
   it('renders every section, table and plot of the report, with CSV and export buttons', () => {
     const { body } = render(BenchmarkResults, { props: { runs: digests, command: 'npm run cli -- report runs/x' } });
     const report = buildBenchmarkReport(digests);
