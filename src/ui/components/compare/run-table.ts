@@ -4,6 +4,7 @@
  * stored score reports); RunTable.svelte lays them out.
  */
 import { AXES, scenarioLabel, type AnyAxis, type AxisId } from '../../../core/index';
+import { attachControls } from '../../../core/analysis/index';
 import type { StoredRun } from '../../../adapters/browser/run-store';
 
 export interface TableRow {
@@ -39,10 +40,23 @@ export interface TableFilter {
 
 export const NO_TABLE_FILTER: TableFilter = { text: '', ranges: {} };
 
+/**
+ * Value added of each stored run against its no-tutor control among the stored runs (the same
+ * student: attachControls), by storage key. A benchmark's runs do not carry it in their own score
+ * report; the results report and this table pair them the same way.
+ */
+function valueAddedByKey(runs: readonly StoredRun[]): Map<string, number | null> {
+  const withDigest = runs.filter((r) => r.digest);
+  const attached = attachControls(withDigest.map((r) => r.digest!));
+  return new Map(withDigest.map((r, i) => [r.key, attached[i]!.axes.valueAdded ?? null]));
+}
+
 export function tableRows(runs: readonly StoredRun[]): TableRow[] {
+  const added = valueAddedByKey(runs);
   return runs.map((r) => {
     const rep = r.report;
     const values = Object.fromEntries(AXES.map((a) => [a.id, rep ? a.value(rep) : null])) as Record<AxisId, number | null>;
+    if (values.valueAdded === null) values.valueAdded = added.get(r.key) ?? null;
     const partial = r.status !== 'done' && !(r.status === 'imported' && rep?.complete === true);
     return {
       key: r.key,

@@ -1,7 +1,7 @@
 /** From a result to the runs behind it: pass^k's failing tasks, the failure modes, a tutor's row. */
 import { describe, expect, it } from 'vitest';
 import { ACTION_KINDS, AXES, type ActionKind, type AxisId } from '../../../core/index';
-import { buildBenchmarkReport, parsePassRule, passAtK, type RunDigest } from '../../../core/analysis/index';
+import { buildBenchmarkReport, failureModes, parsePassRule, passAtK, type RunDigest } from '../../../core/analysis/index';
 import { failingTasks, failureModeRuns, rowRunsOf } from './drill';
 
 function dg(runId: string, tutor: string, scenarioId: string, seed: number, set: Partial<Record<AxisId, number>>): RunDigest {
@@ -52,7 +52,7 @@ describe('the runs behind a result', () => {
   });
 
   it('failure modes: per tutor and mode, the runs that fail it out of those where it is decided', () => {
-    const modes = failureModeRuns(digests);
+    const modes = failureModeRuns(failureModes(digests), digests);
     expect(modes.find((m) => m.tutor === 'answer-giver' && m.mode === 'disclosure')).toMatchObject({ runIds: ['ag-1'], decided: 2 });
     expect(modes.find((m) => m.tutor === 'withholder' && m.mode === 'disclosure')).toMatchObject({ runIds: [], decided: 2 });
     // Neglect: the seed-2 runs left a help request without a message.
@@ -62,6 +62,15 @@ describe('the runs behind a result', () => {
     ]);
     // No Gagné score: undecided, so no run is behind it.
     expect(modes.find((m) => m.mode === 'noCurriculum')).toMatchObject({ runIds: [], decided: 0 });
+    // No value added: decided once the set has the no-tutor control on the same student (as in the report).
+    expect(modes.find((m) => m.mode === 'noValueAdded')).toMatchObject({ decided: 0 });
+    const withControl = [...digests, dg('sl-1', 'silent', 'gamer--homework-only', 1, { learningGain: 0.01 })].map((d) => ({ ...d, tutorName: d.tutor, curve: [{ day: 0, solveRate: 0.5 }, { day: 3, solveRate: d.tutor === 'withholder' ? 0.56 : 0.53 }] }));
+    const va = failureModeRuns(failureModes(withControl), withControl).filter((m) => m.mode === 'noValueAdded');
+    expect(va.map((m) => [m.tutor, m.runIds, m.decided])).toEqual([
+      ['answer-giver', ['ag-1'], 1],
+      ['silent', ['sl-1'], 1],
+      ['withholder', [], 1],
+    ]); // the report's order (tutors A–Z); the seed-2 runs have no control: undecided
   });
 
   it("a tutor row of a report table opens the tutor's runs, the all-runs row every run; other tables have none", () => {

@@ -5,7 +5,7 @@
  * the view that shows the results opens the runs (one in the Lab's trace viewer, several in Runs).
  */
 import { scenarioLabel } from '../../../core/index';
-import { ALL_RUNS, FAILURE_MODES, failureVerdicts, type FailureModeId, type PassKResult, type ReportTable, type RunDigest, type TrialsOver } from '../../../core/analysis/index';
+import { ALL_RUNS, FAILURE_MODES, attachControls, failureVerdicts, type FailureModeId, type FailureRow, type PassKResult, type ReportTable, type RunDigest, type TrialsOver } from '../../../core/analysis/index';
 
 export interface FailingTask {
   over: TrialsOver;
@@ -39,17 +39,21 @@ export interface ModeRuns {
   decided: number;
 }
 
-/** Per tutor (in the order of the digests) and failure mode: the runs that fail it. */
-export function failureModeRuns(digests: readonly RunDigest[]): ModeRuns[] {
-  const tutors = [...new Set(digests.map((d) => d.tutor))];
-  const verdicts = digests.map((d) => ({ d, v: failureVerdicts(d) }));
-  return tutors.flatMap((tutor) =>
-    FAILURE_MODES.map((m) => {
-      const mine = verdicts.filter((x) => x.d.tutor === tutor);
-      const decided = mine.filter((x) => 'failed' in x.v[m.id]);
-      return { tutor, mode: m.id, label: m.label, runIds: decided.filter((x) => (x.v[m.id] as { failed: boolean }).failed).map((x) => x.d.runId), decided: decided.length };
-    }),
-  );
+/**
+ * Per tutor (in the order of the report's failure-mode table) and failure mode: the runs that fail
+ * it. The digests are paired with their no-tutor controls first, as the report does (value added).
+ */
+export function failureModeRuns(rows: readonly FailureRow[], digests: readonly RunDigest[]): ModeRuns[] {
+  const verdicts = attachControls(digests).map((d) => ({ d, v: failureVerdicts(d) }));
+  return rows
+    .filter((r) => r.group !== ALL_RUNS)
+    .flatMap(({ group: tutor }) =>
+      FAILURE_MODES.map((m) => {
+        const mine = verdicts.filter((x) => x.d.tutor === tutor);
+        const decided = mine.filter((x) => 'failed' in x.v[m.id]);
+        return { tutor, mode: m.id, label: m.label, runIds: decided.filter((x) => (x.v[m.id] as { failed: boolean }).failed).map((x) => x.d.runId), decided: decided.length };
+      }),
+    );
 }
 
 /**
