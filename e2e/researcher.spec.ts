@@ -100,6 +100,14 @@ test('2 LLM tutors × 3 scenarios × 2 seeds, judged by a 2-judge panel from the
   // Each failure mode opens the runs in it: the two LLM tutors add nothing over no tutor in 3 days on these students.
   const modeRuns = results.locator('table[data-table="failure-mode-runs"]');
   await expect(modeRuns.getByRole('row', { name: /^llm\/reactive\/tutor-a / }).locator('td[data-mode="noValueAdded"]').getByRole('button')).toHaveText(/^Open (the run|\d runs)$/);
+  // One name for a benchmark's files: the zip, the report and a table's CSV sort together.
+  const stem = 'llm-reactive-tutor-a-llm-reactive-tutor-b-silent-3-scenarios-seeds-1-2';
+  const names: string[] = [];
+  for (const button of [page.getByRole('button', { name: 'Export benchmark (zip)' }), results.locator('button[data-export="html"]'), results.locator('button[data-csv="failure-modes"]')]) {
+    const [dl] = await Promise.all([page.waitForEvent('download'), button.click()]);
+    names.push(dl.suggestedFilename());
+  }
+  expect(names).toEqual([`${stem}.benchmark.zip`, `${stem}.report.html`, `${stem}.failure-modes.csv`]);
   await axe(page);
   await results.scrollIntoViewIfNeeded();
   await shoot(page, 'researcher-results');

@@ -9,7 +9,7 @@ import { render } from 'svelte/server';
 import BenchmarkResults from './BenchmarkResults.svelte';
 import { allPlots, allTables, buildBenchmarkReport, digestRun, type RunDigest } from '../../../core/analysis/index';
 import { miniScenario, runWith } from '../../../testing/fixtures';
-import { exportHtml, exportMarkdown, fileStem, svgDataUri } from './export';
+import { exportHtml, exportMarkdown, exportNames, fileStem, svgDataUri } from './export';
 
 let digests: RunDigest[];
 beforeAll(async () => {
@@ -75,5 +75,8 @@ describe('exports', () => {
     const partial = exportMarkdown(report, new Map());
     expect(partial).toContain('plot not rendered');
     expect(fileStem('Benchmark results: 2026/05')).toBe('benchmark-results-2026-05');
+    // A report's files sort with its benchmark's (<stem>.benchmark.zip, <stem>.summary.json).
+    const names = exportNames('withholder + answer-giver × 2 scenarios × seeds 1,2');
+    expect([names.html, names.md, names.csv('failure-modes')]).toEqual(['withholder-answer-giver-2-scenarios-seeds-1-2.report.html', 'withholder-answer-giver-2-scenarios-seeds-1-2.report.md', 'withholder-answer-giver-2-scenarios-seeds-1-2.failure-modes.csv']);
   });
 });
