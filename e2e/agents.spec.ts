@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { zipSync } from 'fflate';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { runClient } from '../examples/mcp-client/client';
+import { benchmarkTutors } from './bench-form';
 
 const servers: Server[] = [];
 let urls: string[] = [];
@@ -38,8 +39,7 @@ test.afterAll(async () => {
 test('two HTTP agents and the planner: each agent introduces itself, the benchmark runs, and the agents are harnesses in the model × harness table', async ({ page }) => {
   await page.goto('/#lab');
   await page.getByRole('link', { name: 'Benchmark' }).click();
-  await page.getByRole('checkbox', { name: /^withholder / }).uncheck();
-  await page.getByRole('checkbox', { name: /^planner / }).check();
+  await benchmarkTutors(page, ['planner']);
   for (const [i, url] of urls.entries()) {
     await page.getByRole('button', { name: 'Add an external agent (HTTP)' }).click();
     const row = page.getByRole('group', { name: `External agent ${i + 1}` });

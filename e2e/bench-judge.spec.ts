@@ -8,6 +8,7 @@
 import { test, expect } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 import { startMockOpenAi, policyReply, type MockServer } from '../src/testing/mock-openai-server';
+import { benchmarkTutors } from './bench-form';
 
 let srv: MockServer;
 test.beforeAll(async () => {
@@ -34,7 +35,7 @@ test('judge a whole benchmark: calls before starting, progress, a reload and Res
   await page.getByRole('button', { name: 'Save panel settings' }).click();
 
   await page.getByRole('link', { name: 'Benchmark' }).click();
-  await page.getByRole('checkbox', { name: /^answer-giver / }).check();
+  await benchmarkTutors(page, ['withholder', 'answer-giver']);
   await page.getByLabel('Learner model').selectOption('bkt');
   await page.getByLabel('Days', { exact: true }).fill('3');
   await page.getByLabel('Seeds', { exact: true }).fill('1,2');

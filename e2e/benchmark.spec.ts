@@ -5,11 +5,17 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { benchmarkTutors } from './bench-form';
 
 test('a benchmark of one tutor over two library scenarios × two seeds, the summary, a reload, a run identical to the CLI sweep, and the same summary in a fresh profile after export and import', async ({ page, browser }) => {
   await page.goto('/#sweep'); // the old address of the Benchmark view still works
   await expect(page.getByRole('heading', { name: 'Run a benchmark' })).toBeVisible();
-  await expect(page.getByRole('checkbox', { name: /^withholder / })).toBeChecked();
+  // It opens on a first benchmark: the reference tutors and the no-tutor control on the built-in student, 3 seeds.
+  for (const t of ['answer-giver', 'withholder', 'planner']) await expect(page.getByRole('checkbox', { name: new RegExp(`^${t} `) })).toBeChecked();
+  await expect(page.getByRole('checkbox', { name: /^Built-in: Pre-algebra, average learner, after school/ })).toBeChecked();
+  await expect(page.getByLabel('Seeds', { exact: true })).toHaveValue('1,2,3');
+  await expect(page.getByRole('button', { name: 'Start benchmark (12 runs)' })).toBeEnabled();
+  await benchmarkTutors(page, ['withholder']);
   await page.getByLabel('Seeds', { exact: true }).fill('1,2');
   // The grid is one tab stop; the arrow keys move in it and Space ticks.
   await page.getByLabel('steady-worker × after-school').focus();

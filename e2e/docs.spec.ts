@@ -1,5 +1,6 @@
 import { test, expect, type Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
+import { benchmarkTutors } from './bench-form';
 
 /** Console errors and failed requests of a page, collected from now on. */
 function watchErrors(page: Page): string[] {
@@ -57,6 +58,7 @@ test('the docs in the page: from an axis score to its section in metrics.md, fro
 
   // The Benchmark results: each section links to its part of analyses.md.
   await page.goto('/#benchmark');
+  await benchmarkTutors(page, ['withholder']);
   await page.getByLabel('Seeds', { exact: true }).fill('1');
   await page.getByLabel('Learner model').selectOption('bkt');
   await page.getByLabel('Days', { exact: true }).fill('3');

@@ -9,6 +9,7 @@
 import { test, expect } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { benchmarkTutors } from './bench-form';
 
 // The scripted students' server runs in a process of its own (Playwright's loader cannot load the core).
 let server: ChildProcess;
@@ -64,6 +65,7 @@ test('the LLM student writes its attempts: a run in the Lab, its graded attempts
 
   // A benchmark names several student models: one run per model, the summary and the axes per student model.
   await page.getByRole('link', { name: 'Benchmark' }).click();
+  await benchmarkTutors(page, ['withholder']);
   await page.getByRole('checkbox', { name: /LLM student/ }).check();
   await page.getByLabel(/More student models/).fill('student-overconfident');
   await expect(page.getByTestId('bench-voices')).toContainText('3 student voices');

@@ -1,5 +1,6 @@
 import { test, expect } from '@playwright/test';
 import { cliTrace, exportedTrace } from './traces';
+import { benchmarkTutors } from './bench-form';
 
 test('a run and a benchmark keep going, and keep reporting, while the user visits every other tab', async ({ page }) => {
   await page.goto('/#lab');
@@ -9,8 +10,7 @@ test('a run and a benchmark keep going, and keep reporting, while the user visit
   await expect(page.getByTestId('progress-text')).toHaveText(/Day \d+ of 30/, { timeout: 60_000 });
 
   await page.getByRole('link', { name: 'Benchmark' }).click();
-  await page.getByRole('checkbox', { name: /^withholder / }).uncheck();
-  await page.getByRole('checkbox', { name: /^answer-giver / }).check();
+  await benchmarkTutors(page, ['answer-giver']);
   await page.getByLabel('Seeds', { exact: true }).fill('3');
   await page.getByLabel('gamer × homework-only').check();
   await page.getByLabel('steady-worker × self-directed').check();

@@ -10,6 +10,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { benchmarkTutors } from './bench-form';
 
 const rows = (page: Page) => page.locator('table[aria-label="Saved runs"] tr[data-run-key]');
 const PP = /[+-]\d+\.\d\d pp\/day/;
@@ -102,6 +103,7 @@ test('a benchmark includes the no-tutor control by default: value added, head-to
   await page.goto('/#benchmark');
   const control = page.getByRole('checkbox', { name: /Include the no-tutor control \(silent\) on the same students/ });
   await expect(control).toBeChecked();
+  await benchmarkTutors(page, ['withholder']);
   await page.getByLabel('Seeds', { exact: true }).fill('1,2');
   await page.getByLabel('Learner model').selectOption('bkt');
   await page.getByLabel('Days', { exact: true }).fill('3');

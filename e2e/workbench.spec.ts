@@ -7,6 +7,7 @@
 import { test, expect } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 import { startMockOpenAi, type MockServer } from '../src/testing/mock-openai-server';
+import { benchmarkTutors } from './bench-form';
 
 let srv: MockServer;
 test.beforeAll(async () => {
@@ -32,7 +33,7 @@ test('a benchmark of 2 built-in tutors + 1 LLM tutor × 3 scenarios × 2 seeds s
   await page.getByRole('button', { name: 'Save panel settings' }).click();
 
   await page.getByRole('link', { name: 'Benchmark' }).click();
-  await page.getByRole('checkbox', { name: /^planner / }).check();
+  await benchmarkTutors(page, ['withholder', 'planner']);
   await page.getByRole('button', { name: /Add an LLM tutor/ }).click();
   await page.getByRole('group', { name: 'LLM tutor 1' }).getByLabel('Model').fill('mock-tutor');
   await page.getByLabel('Learner model').selectOption('bkt');

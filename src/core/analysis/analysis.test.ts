@@ -402,13 +402,15 @@ describe('pass^k', () => {
   });
   it('per task C(c,k)/C(n,k) over seeds, averaged over the same tasks for every k (those with at least K trials)', () => {
     const rule = parsePassRule('learningGain > 0');
-    const run = (scenarioId: string, seed: number, gain: number | null) => dg({ scenarioId, seed, axes: { learningGain: gain } });
+    const run = (scenarioId: string, seed: number, gain: number | null) => dg({ scenarioId, seed, runId: `${scenarioId}-s${seed}`, axes: { learningGain: gain } });
     const r = passAtK([run('S1', 1, 0.1), run('S1', 2, 0.1), run('S1', 3, -0.1), run('S1', 4, 0), run('S2', 1, 0.2), run('S2', 2, 0.3), run('S2', 3, null)], rule);
     const t = r.tutors[0]!;
     expect(t.tasks.map((x) => [x.task.split(' · ')[0], x.n, x.c, x.undecided])).toEqual([
       ['S1', 4, 2, 0],
       ['S2', 2, 2, 1],
     ]);
+    // The runs behind a failing task: its failed trials (not the passes, not the undecided).
+    expect(t.tasks.map((x) => x.failed)).toEqual([['S1-s3', 'S1-s4'], []]);
     // K = the median decided-trial count (4 and 2: 3); only S1 has 3 trials, so every k is over S1 alone, and pass^k cannot rise with k
     expect(r.minTrials).toBe(3);
     expect(r.ks).toEqual([1, 2, 3]);

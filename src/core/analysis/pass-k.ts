@@ -106,6 +106,8 @@ export interface PassTask {
   n: number;
   c: number;
   undecided: number;
+  /** The run ids of the trials that failed (the runs behind a failing task: the page opens them). */
+  failed: string[];
   /** pass^k for k = 1..; null when k > n. */
   passK: (number | null)[];
 }
@@ -149,6 +151,7 @@ export function passAtK(digests: readonly RunDigest[], rule: PassRule, over: Tri
       let n = 0;
       let c = 0;
       let undecided = 0;
+      const failed: string[] = [];
       for (const r of rs) {
         const p = passOf(rule, r);
         if ('undecided' in p) {
@@ -157,9 +160,10 @@ export function passAtK(digests: readonly RunDigest[], rule: PassRule, over: Tri
         } else {
           n++;
           if (p.pass) c++;
+          else failed.push(r.runId);
         }
       }
-      return { tutor, task, n, c, undecided };
+      return { tutor, task, n, c, undecided, failed };
     });
     return { tutor, tasks };
   });

@@ -4,4 +4,4 @@ export { PERSONA_PRESET_NAMES, SCHEDULE_PRESET_NAMES, type PersonaPresetName, ty
 export { PERSONA_PRESETS, PERSONA_TRAITS, personaPreset, type PersonaPreset, type PersonaTraits } from './personas';
 export { SCHEDULE_PRESETS, type SchedulePreset } from './schedules';
 export { applyPersonaPreset } from './resolve';
-export { LIBRARY_DEFAULTS, PERSONA_FIELDS, libraryEntries, libraryScenarioId, parseLibraryId, renderLibraryScenario, type LibraryEntry } from './library';
+export { LIBRARY_DEFAULTS, PERSONA_FIELDS, libraryEntries, libraryScenarioId, parseLibraryId, renderLibraryScenario, scenarioLabel, type LibraryEntry } from './library';

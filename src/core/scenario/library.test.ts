@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { PERSONA_PRESETS, PERSONA_PRESET_NAMES, SCHEDULE_PRESETS, SCHEDULE_PRESET_NAMES, ScenarioError, libraryEntries, parseLibraryId, parseScenario, renderLibraryScenario } from './index';
+import { PERSONA_PRESETS, PERSONA_PRESET_NAMES, SCHEDULE_PRESETS, SCHEDULE_PRESET_NAMES, ScenarioError, libraryEntries, parseLibraryId, parseScenario, renderLibraryScenario, scenarioLabel } from './index';
 
 const DIR = fileURLToPath(new URL('../../../scenarios/', import.meta.url));
 
@@ -14,6 +14,10 @@ describe('scenario library', () => {
     expect(new Set(entries.map((e) => e.id)).size).toBe(55);
     for (const e of entries) expect(parseLibraryId(e.file)).toEqual({ persona: e.persona, schedule: e.schedule });
     expect(parseLibraryId('default.yaml')).toBeNull();
+    // How a scenario is shown: a library one as "persona · schedule", any other id as it is.
+    expect(scenarioLabel('adversarial--after-school')).toBe('adversarial · after-school');
+    for (const e of entries) expect(scenarioLabel(e.id)).toBe(`${e.persona} · ${e.schedule}`);
+    for (const other of ['default-prealgebra-after-school', 'mini-3day', 'nobody--after-school', 'a--b--c', 'scenarios/gamer--after-school.yaml']) expect(scenarioLabel(other)).toBe(other);
     expect(PERSONA_PRESET_NAMES).toEqual(expect.arrayContaining(['confused-productive', 'silent-struggler', 'frustrated-spiral', 'adversarial']));
   });
 

@@ -50,6 +50,16 @@ export function parseLibraryId(idOrFile: string): { persona: PersonaPresetName; 
   return { persona: persona as PersonaPresetName, schedule: schedule as SchedulePresetName };
 }
 
+/**
+ * A scenario as people read it, the same everywhere (the page's tables, the CLI's summary and the
+ * report): a library scenario as "persona · schedule" ("adversarial · after-school"), any other id as
+ * it is. Ids stay in file names, CSV and JSON (machine-readable); this is only how one is shown.
+ */
+export function scenarioLabel(id: string): string {
+  const p = parseLibraryId(id);
+  return p && !/[/.]/.test(id) ? `${p.persona} · ${p.schedule}` : id;
+}
+
 const TITLE = (s: string) => s.replace(/-/g, ' ').replace(/^./, (c) => c.toUpperCase());
 
 /** Short comments beside each persona field in the generated files. */

@@ -3,6 +3,7 @@
  * and 95% t-interval over seeds for each axis that `AXES` marks `sweep`, per scenario and
  * overall). Pure; shared by the CLI (worker threads) and the page (web workers). Docs: docs/sweeps.md.
  */
+import { scenarioLabel } from '../scenario/library';
 import type { TraceEvent, ActionKind, TerminationReason } from '../trace/types';
 import { ACTION_KINDS } from '../trace/types';
 import { scoreTrace } from '../scoring/report';
@@ -217,7 +218,7 @@ const failedNote = (sum: SweepSummary) => (sum.failed.length ? [`runs that did n
 
 /** One tutor's table: one row per scenario, then the overall row. */
 function formatOne(sum: SweepSummary): string {
-  const rows = sum.scenarios.map((r) => [r.scenarioId, r.failed ? `${r.runs} (${r.failed} failed)` : String(r.runs), ...SWEEP_AXES.map((a) => a.formatStat(r.axes[a.id]))]);
+  const rows = sum.scenarios.map((r) => [scenarioLabel(r.scenarioId), r.failed ? `${r.runs} (${r.failed} failed)` : String(r.runs), ...SWEEP_AXES.map((a) => a.formatStat(r.axes[a.id]))]);
   const overall = ['overall (over seeds)', String(sum.runs), ...SWEEP_AXES.map((a) => a.formatStat(sum.overall[a.id]))];
   const notes = [
     `tutor ${sum.tutor}; ${sum.runs} runs over ${sum.scenarios.length} scenarios × ${seedsText(sum.seeds)}`,

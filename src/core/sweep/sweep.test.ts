@@ -78,6 +78,12 @@ describe('sweep summary', () => {
     expect(text).toContain('overall (over seeds)');
     expect(text.split('\n').filter((l) => /^[ab]\s/.test(l))).toHaveLength(2);
   });
+
+  it('names a library scenario as people read it ("gamer · homework-only"), as the page does', () => {
+    const text = formatSweepSummary(summarizeSweep([run('gamer--homework-only', 1, 0.01, 1), run('gamer--homework-only', 2, 0.02, 1)]));
+    expect(text).toMatch(/^gamer · homework-only\s+2\s/m);
+    expect(text).not.toContain('gamer--homework-only');
+  });
 });
 
 describe('sweep summary with several tutors', () => {

@@ -6,8 +6,11 @@ import { RunLibrary } from './library.svelte';
 import { RunStore } from '../../adapters/browser/run-store';
 import { bktPool, leases } from '../../testing/page-library';
 
+const blank = () => new BenchmarkState(new RunLibrary({ store: new RunStore(`bench-control-${Math.random()}`), tracers: bktPool(), leases: leases('tab-1') }));
 const form = () => {
-  const bm = new BenchmarkState(new RunLibrary({ store: new RunStore(`bench-control-${Math.random()}`), tracers: bktPool(), leases: leases('tab-1') }));
+  const bm = blank();
+  bm.tutors = ['withholder'];
+  bm.includeBuiltIn = false;
   bm.toggle('adversarial', 'after-school', true);
   bm.toggle('disengaged', 'weekend-warrior', true);
   bm.seedsText = '1,2';
@@ -15,6 +18,25 @@ const form = () => {
 };
 
 describe('the benchmark form and the no-tutor control', () => {
+  it("opens on a first benchmark: the reference tutors and the no-tutor control on the built-in student (the Lab's and the demo's), 3 seeds", () => {
+    const bm = blank();
+    expect(bm.tutorSpecs.map((t) => t.name)).toEqual(['answer-giver', 'withholder', 'planner', 'silent']);
+    expect(bm.includeBuiltIn).toBe(true);
+    expect(bm.selected).toEqual([]);
+    expect(bm.plannedRuns).toBe(12);
+    const spec = bm.spec();
+    expect(spec.scenarios).toEqual(['default-prealgebra-after-school']);
+    expect(spec.seeds).toEqual([1, 2, 3]);
+    // With grid scenarios: the built-in one first, then the grid's.
+    bm.toggle('gamer', 'homework-only', true);
+    expect(bm.scenarioCount).toBe(2);
+    expect(bm.spec().scenarios).toEqual(['default-prealgebra-after-school', 'gamer--homework-only']);
+    bm.includeBuiltIn = false;
+    expect(bm.spec().scenarios).toEqual(['gamer--homework-only']);
+    bm.toggle('gamer', 'homework-only', false);
+    expect(() => bm.spec()).toThrow(/choose at least one scenario/);
+  });
+
   it('adds the silent tutor on the same scenarios, seeds and voices unless unticked, and never twice', () => {
     const bm = form();
     expect(bm.includeControl).toBe(true);

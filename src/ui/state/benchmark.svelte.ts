@@ -18,6 +18,7 @@ import {
   httpTutorConfig,
   libraryScenarioId,
   llmTutorConfig,
+  parseScenario,
   parseSeedList,
   planBenchmark,
   summarizeSweep,
@@ -34,6 +35,7 @@ import {
   type TracerName,
 } from '../../core/index';
 import { bundledLibraryFiles, loadBundledScenario } from '../../adapters/browser/library';
+import defaultScenarioYaml from '../../../scenarios/default.yaml?raw';
 import { loadSettings, type LlmSettingsData } from '../../adapters/browser/llm-settings';
 import { readBundle } from '../../adapters/browser/benchmark-bundle';
 import { browserHttpTransport } from '../../adapters/browser/agent-http';
@@ -90,6 +92,10 @@ export interface MeasuredCost {
 /** The built-in tutors a benchmark offers: the reference tutors but the control, which has a box of its own (`includeControl`). */
 const BUILT_IN = REFERENCE_TUTORS.filter((t) => !t.control).map((t) => tutorEntry(t.name));
 
+/** The built-in scenario (the Lab's, Play's and the demo's Sam), offered beside the library grid. */
+const BUILT_IN_SCENARIO: Scenario = parseScenario(defaultScenarioYaml, 'scenarios/default.yaml');
+export const BUILT_IN_SCENARIO_ID = BUILT_IN_SCENARIO.id;
+
 export class BenchmarkState {
   readonly library: RunLibrary;
   readonly personas = PERSONA_PRESET_NAMES;
@@ -99,8 +105,11 @@ export class BenchmarkState {
   readonly harnessNames = HARNESS_NAMES;
 
   name = $state('');
-  /** Built-in tutors chosen. */
-  tutors = $state.raw<string[]>(['withholder']);
+  /**
+   * Built-in tutors chosen. A first benchmark: the three reference tutors (the demo's), with the
+   * no-tutor control, on the built-in student, 3 seeds (12 runs).
+   */
+  tutors = $state.raw<string[]>(BUILT_IN.map((t) => t.name));
   llmTutors = $state.raw<LlmTutorRow[]>([]);
   /** External agents behind a URL (docs/bring-your-own-tutor.md). */
   agentTutors = $state.raw<AgentTutorRow[]>([]);
@@ -117,8 +126,13 @@ export class BenchmarkState {
    * Off by default: one more run per student.
    */
   includeReference = $state(false);
-  /** Selected scenario ids (persona--schedule). */
+  /** Selected scenario ids (persona--schedule) of the library grid. */
   selected = $state.raw<string[]>([]);
+  /** The built-in scenario (scenarios/default.yaml: Sam, pre-algebra after school), beside the grid. */
+  readonly builtInScenario = { id: BUILT_IN_SCENARIO_ID, title: BUILT_IN_SCENARIO.title };
+  includeBuiltIn = $state(true);
+  /** Every scenario chosen: the built-in one first, then the grid's. */
+  scenarioCount = $derived(this.selected.length + (this.includeBuiltIn ? 1 : 0));
   ability = $state<'scenario' | 'low' | 'average' | 'high'>('scenario');
   tracer = $state<'scenario' | TracerName>('scenario');
   days = $state<number | null>(null);
@@ -130,7 +144,7 @@ export class BenchmarkState {
   coupling = $state<'scenario' | CouplingMode>('scenario');
   /** Opt-in chat-instruction rule in every run. */
   chatInstruction = $state(false);
-  seedsText = $state('42');
+  seedsText = $state('1,2,3');
   parallel = $state(2);
   llmParallel = $state(8);
   settings = $state.raw<LlmSettingsData>(loadSettings().data);
@@ -218,7 +232,7 @@ export class BenchmarkState {
     return [{ provider: v.provider, model: v.model }, ...extra].filter((x) => (seen.has(`${x.provider}/${x.model}`) ? false : (seen.add(`${x.provider}/${x.model}`), true)));
   });
   voices = $derived.by((): VoiceSpec[] => [...(this.voiceTemplates ? [{ kind: 'templates' } as const] : []), ...this.studentModels.map((m) => ({ kind: 'llm', provider: m.provider, model: m.model }) as const)]);
-  plannedRuns = $derived(this.seedsError ? 0 : this.tutorSpecs.length * this.selected.length * this.voices.length * parseSeedList(this.seedsText).length);
+  plannedRuns = $derived(this.seedsError ? 0 : this.tutorSpecs.length * this.scenarioCount * this.voices.length * parseSeedList(this.seedsText).length);
   /** Runs of the no-tutor control in the plan (one per scenario × voice × seed). */
   controlRuns = $derived(this.includeControl && this.tutorSpecs.some((t) => t.name === CONTROL_TUTOR) && this.tutorSpecs.length > 0 ? this.plannedRuns / this.tutorSpecs.length : 0);
 
@@ -308,7 +322,7 @@ export class BenchmarkState {
   /** The spec the form describes. Throws with what to fix. */
   spec(): BenchmarkSpec {
     const seeds = parseSeedList(this.seedsText);
-    const ids = this.personas.flatMap((p) => this.schedules.map((s) => libraryScenarioId(p, s))).filter((id) => this.selected.includes(id));
+    const ids = [...(this.includeBuiltIn ? [BUILT_IN_SCENARIO_ID] : []), ...this.personas.flatMap((p) => this.schedules.map((s) => libraryScenarioId(p, s))).filter((id) => this.selected.includes(id))];
     if (ids.length === 0) throw new Error('choose at least one scenario');
     if (this.agents.errors.length) throw new Error(this.agents.errors.join('; '));
     if (this.chosenTutors.length === 0) throw new Error('choose at least one tutor (an LLM tutor needs a provider, a model and a harness)');
@@ -368,7 +382,7 @@ export class BenchmarkState {
     }
     try {
       const loaded = new Map<string, { scenario: Scenario; source: string }>();
-      await Promise.all(spec.scenarios.map(async (id) => loaded.set(id, { scenario: await loadBundledScenario(`${id}.yaml`), source: `scenarios/${id}.yaml` })));
+      await Promise.all(spec.scenarios.map(async (id) => loaded.set(id, id === BUILT_IN_SCENARIO_ID ? { scenario: BUILT_IN_SCENARIO, source: 'scenarios/default.yaml' } : { scenario: await loadBundledScenario(`${id}.yaml`), source: `scenarios/${id}.yaml` })));
       const jobs = planBenchmark(spec, loaded);
       this.shownId = null;
       await this.library.startBenchmark(spec, jobs, { cpu: this.parallel, llm: this.llmParallel });

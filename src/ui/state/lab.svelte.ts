@@ -30,7 +30,7 @@ import type { StoredRun } from '../../adapters/browser/run-store';
 import { loadSettings, type LlmSettingsData } from '../../adapters/browser/llm-settings';
 import { LOCAL_PROVIDER } from '../../adapters/browser/local-models';
 import { browserHttpTransport } from '../../adapters/browser/agent-http';
-import { helloAgent, httpTutorConfig } from '../../core/index';
+import { helloAgent, httpTutorConfig, scenarioLabel } from '../../core/index';
 import { bundledLibraryFiles, loadBundledScenario } from '../../adapters/browser/library';
 import { readTraceStream } from '../../adapters/browser/trace-stream';
 import type { LiveRun, RunLibrary } from './library.svelte';
@@ -115,7 +115,7 @@ export class Lab {
     this.library = library;
     this.scenarios = [
       { label: 'Built-in: pre-algebra, after school', source: 'built-in', scenario: parseScenario(defaultScenarioYaml, 'scenarios/default.yaml') },
-      ...bundledLibraryFiles().map((file) => ({ label: file.replace(/\.yaml$/, '').replace('--', ' · '), source: 'library' as const, scenario: null, file })),
+      ...bundledLibraryFiles().map((file) => ({ label: scenarioLabel(file.replace(/\.yaml$/, '')), source: 'library' as const, scenario: null, file })),
     ];
   }
 

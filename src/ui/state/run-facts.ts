@@ -8,7 +8,7 @@
  * before records existed) have none: what the label and the scenario id give is used, and the rest
  * is "unknown" (never a guess). A fact that does not apply (the model of a rule-based tutor) is "n/a".
  */
-import { PERSONA_PRESET_NAMES, SCHEDULE_PRESET_NAMES, TUTORS, effectiveScenario } from '../../core/index';
+import { PERSONA_PRESET_NAMES, SCHEDULE_PRESET_NAMES, TUTORS, effectiveScenario, scenarioLabel } from '../../core/index';
 import type { StoredRun } from '../../adapters/browser/run-store';
 
 export const UNKNOWN = 'unknown';
@@ -164,7 +164,7 @@ export function runFacts(r: StoredRun, ctx: FactContext = {}): RunFacts {
     model: fromConfig('model'),
     harness: fromConfig('harness'),
     provider: fromConfig('provider'),
-    scenario: r.scenarioId,
+    scenario: scenarioLabel(r.scenarioId),
     persona,
     schedule,
     ability,

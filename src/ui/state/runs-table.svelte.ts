@@ -17,3 +17,10 @@ export function showRuns(text: string): void {
   runsTable.chosen = [];
   location.hash = '#runs';
 }
+
+/** Opens the Runs view on exactly these runs (storage keys), saying what they are (the runs behind a result). */
+export function showRunKeys(keys: readonly string[], what: string): void {
+  runsTable.filter = { text: '', ranges: {}, keys: { keys: [...keys], what } };
+  runsTable.chosen = [];
+  location.hash = '#runs';
+}

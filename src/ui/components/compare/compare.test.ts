@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { miniScenario, runWith } from '../../../testing/fixtures';
 import { scoreTrace, type TraceEvent } from '../../../core/index';
+import { attachControls, digestRun } from '../../../core/analysis/index';
 import type { StoredRun } from '../../../adapters/browser/run-store';
 import { filterRows, sortRows, tableAxes, tableRows } from './run-table';
 import { busyDays, comparedDays, dayEntries, runFlags } from './compare';
@@ -28,6 +29,25 @@ describe('run table and comparison', () => {
     expect(filterRows(rows, { text: 'withholder seed 1', ranges: {} }).map((r) => r.tutor)).toEqual(['withholder']);
     // A range on an axis a run has no value for leaves it out.
     expect(filterRows(rows, { text: '', ranges: { helpfulness: { min: 0, max: null } } })).toEqual([]);
+    // The runs behind a result (from the Benchmark): exactly those keys, with the other filters on top.
+    expect(filterRows(rows, { text: '', ranges: {}, keys: { keys: ['withholder-1', 'planner-2'], what: 'x' } }).map((r) => r.tutor)).toEqual(['withholder', 'planner']);
+    expect(filterRows(rows, { text: 'planner', ranges: {}, keys: { keys: ['withholder-1', 'planner-2'], what: 'x' } }).map((r) => r.tutor)).toEqual(['planner']);
+  });
+
+  it('value added: a run without it in its own report is paired with its stored no-tutor control (the same student)', async () => {
+    const wh = (await runWith(miniScenario(), 'withholder', { seed: 4 })).events;
+    const ctl = (await runWith(miniScenario(), 'silent', { seed: 4 })).events;
+    const other = (await runWith(miniScenario(), 'withholder', { seed: 5 })).events;
+    const withDigest = (events: TraceEvent[], tutor: string, seed: number): StoredRun => ({ ...stored(events, tutor, seed), digest: digestRun({ events }) });
+    const runs = [withDigest(wh, 'withholder', 4), withDigest(ctl, 'silent', 4), withDigest(other, 'withholder', 5)];
+    const rows = tableRows(runs);
+    const expected = attachControls(runs.map((r) => r.digest!));
+    expect(rows[0]!.values.valueAdded).toBe(expected[0]!.axes.valueAdded);
+    expect(rows[0]!.values.valueAdded).not.toBeNull();
+    expect(rows[1]!.values.valueAdded).toBe(0); // the control against itself
+    expect(rows[2]!.values.valueAdded).toBeNull(); // seed 5 has no control stored
+    // Without the control stored, nothing to pair with: n/a, never a made-up 0.
+    expect(tableRows([runs[0]!])[0]!.values.valueAdded).toBeNull();
   });
 
   it("days line up: each run's conversation, writes, check and flags on a day", async () => {

@@ -3,7 +3,8 @@
  * any column and filtered by words and by a range on any axis. Pure functions of stored runs (their
  * stored score reports); RunTable.svelte lays them out.
  */
-import { AXES, type AnyAxis, type AxisId } from '../../../core/index';
+import { AXES, scenarioLabel, type AnyAxis, type AxisId } from '../../../core/index';
+import { attachControls } from '../../../core/analysis/index';
 import type { StoredRun } from '../../../adapters/browser/run-store';
 
 export interface TableRow {
@@ -33,25 +34,40 @@ export interface AxisRange {
 export interface TableFilter {
   text: string;
   ranges: Partial<Record<AxisId, AxisRange>>;
+  /** Only these runs (storage keys), and what they are in words: the runs behind a result, opened from the Benchmark. */
+  keys?: { keys: string[]; what: string };
 }
 
 export const NO_TABLE_FILTER: TableFilter = { text: '', ranges: {} };
 
+/**
+ * Value added of each stored run against its no-tutor control among the stored runs (the same
+ * student: attachControls), by storage key. A benchmark's runs do not carry it in their own score
+ * report; the results report and this table pair them the same way.
+ */
+function valueAddedByKey(runs: readonly StoredRun[]): Map<string, number | null> {
+  const withDigest = runs.filter((r) => r.digest);
+  const attached = attachControls(withDigest.map((r) => r.digest!));
+  return new Map(withDigest.map((r, i) => [r.key, attached[i]!.axes.valueAdded ?? null]));
+}
+
 export function tableRows(runs: readonly StoredRun[]): TableRow[] {
+  const added = valueAddedByKey(runs);
   return runs.map((r) => {
     const rep = r.report;
     const values = Object.fromEntries(AXES.map((a) => [a.id, rep ? a.value(rep) : null])) as Record<AxisId, number | null>;
+    if (values.valueAdded === null) values.valueAdded = added.get(r.key) ?? null;
     const partial = r.status !== 'done' && !(r.status === 'imported' && rep?.complete === true);
     return {
       key: r.key,
       tutor: r.tutor,
-      scenario: r.scenarioId,
+      scenario: scenarioLabel(r.scenarioId),
       seed: r.seed,
       status: r.status,
       partial,
       benchmark: r.benchmark?.name ?? null,
       values,
-      haystack: `${r.tutor} ${r.scenarioId} ${r.scenarioTitle} seed ${r.seed} ${r.status} ${r.benchmark?.name ?? ''}`.toLowerCase(),
+      haystack: `${r.tutor} ${r.scenarioId} ${scenarioLabel(r.scenarioId)} ${r.scenarioTitle} seed ${r.seed} ${r.status} ${r.benchmark?.name ?? ''}`.toLowerCase(),
     };
   });
 }
@@ -62,7 +78,9 @@ export const inUnit = (a: AnyAxis, v: number): number => Number(a.number(v));
 export function filterRows(rows: readonly TableRow[], f: TableFilter): TableRow[] {
   const words = f.text.toLowerCase().split(/\s+/).filter(Boolean);
   const ranges = (Object.entries(f.ranges) as [AxisId, AxisRange][]).filter(([, r]) => r.min !== null || r.max !== null);
+  const only = f.keys ? new Set(f.keys.keys) : null;
   return rows.filter((row) => {
+    if (only && !only.has(row.key)) return false;
     if (!words.every((w) => row.haystack.includes(w))) return false;
     return ranges.every(([id, r]) => {
       const v = row.values[id];

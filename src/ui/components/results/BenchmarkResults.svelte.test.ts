@@ -9,7 +9,7 @@ import { render } from 'svelte/server';
 import BenchmarkResults from './BenchmarkResults.svelte';
 import { allPlots, allTables, buildBenchmarkReport, digestRun, type RunDigest } from '../../../core/analysis/index';
 import { miniScenario, runWith } from '../../../testing/fixtures';
-import { exportHtml, exportMarkdown, fileStem, svgDataUri } from './export';
+import { exportHtml, exportMarkdown, exportNames, fileStem, svgDataUri } from './export';
 
 let digests: RunDigest[];
 beforeAll(async () => {
@@ -18,6 +18,17 @@ beforeAll(async () => {
 });
 
 describe('BenchmarkResults', () => {
+  it('with a way to open runs: a button to the runs behind each tutor row and each failure mode; without, none', () => {
+    const withOpen = render(BenchmarkResults, { props: { runs: digests, onopen: () => {} } }).body;
+    expect(withOpen).toContain('data-open-runs="planner"');
+    expect(withOpen).toContain('data-open-runs="all runs"');
+    expect(withOpen).toContain('data-table="failure-mode-runs"');
+    expect(withOpen).toMatch(/aria-label="Open 2 runs of answer-giver in answer disclosure"/);
+    const without = render(BenchmarkResults, { props: { runs: digests } }).body;
+    expect(without).not.toContain('data-open-runs');
+    expect(without).not.toContain('failure-mode-runs');
+  });
+
   it('renders every section, table and plot of the report, with CSV and export buttons', () => {
     const { body } = render(BenchmarkResults, { props: { runs: digests, command: 'npm run cli -- report runs/x' } });
     const report = buildBenchmarkReport(digests);
@@ -64,5 +75,8 @@ describe('exports', () => {
     const partial = exportMarkdown(report, new Map());
     expect(partial).toContain('plot not rendered');
     expect(fileStem('Benchmark results: 2026/05')).toBe('benchmark-results-2026-05');
+    // A report's files sort with its benchmark's (<stem>.benchmark.zip, <stem>.summary.json).
+    const names = exportNames('withholder + answer-giver × 2 scenarios × seeds 1,2');
+    expect([names.html, names.md, names.csv('failure-modes')]).toEqual(['withholder-answer-giver-2-scenarios-seeds-1-2.report.html', 'withholder-answer-giver-2-scenarios-seeds-1-2.report.md', 'withholder-answer-giver-2-scenarios-seeds-1-2.failure-modes.csv']);
   });
 });

@@ -21,6 +21,17 @@ export function exportMarkdown(report: BenchmarkReport, svgs: ReadonlyMap<string
 
 /** A file name from a title: "Benchmark results" → "benchmark-results". */
 export { fileStem } from '../../state/run-facts';
+import { fileStem } from '../../state/run-facts';
+
+/**
+ * The names of what a report exports, beside its benchmark's own files (`<stem>.benchmark.zip`,
+ * `<stem>.summary.json`): `<stem>.report.html`, `<stem>.report.md`, and `<stem>.<table id>.csv` per
+ * table (the CLI writes the same table as csv/<table id>.csv inside the report's folder).
+ */
+export function exportNames(title: string): { html: string; md: string; csv: (tableId: string) => string } {
+  const stem = fileStem(title);
+  return { html: `${stem}.report.html`, md: `${stem}.report.md`, csv: (id) => `${stem}.${id}.csv` };
+}
 
 /** Hands `text` to the browser as a file download. */
 export function download(filename: string, text: string, type: string): void {
