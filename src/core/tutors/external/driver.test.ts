@@ -35,6 +35,9 @@ async function play(d: AgentDriver, turns = Infinity): Promise<string> {
   return ev.type;
 }
 
+// A driver that never settles `finished` leaves done pending: fail fast rather than at the 60 s default.
+const SETTLES = 15_000;
+
 describe('AgentDriver.finished as the runner drive', () => {
   it('a whole run: done comes once the agent has seen run_end, with the sink holding the trace', async () => {
     const sink = new MemorySink();
@@ -50,7 +53,7 @@ describe('AgentDriver.finished as the runner drive', () => {
     expect(await driver.finished).toBe(driver.session.result());
     expect(toJsonl(sink.events)).toBe(toJsonl(out.events));
     expect([sink.began, sink.ended]).toEqual([1, 1]);
-  });
+  }, SETTLES);
 
   it('stopped mid-run (the agent went away): partial, its trace ends run_end aborted', async () => {
     const sink = new MemorySink();
@@ -63,7 +66,7 @@ describe('AgentDriver.finished as the runner drive', () => {
     expect(out).toMatchObject({ ending: 'partial', reason: 'aborted' });
     expect(sink.events.at(-1)).toMatchObject({ type: 'run_end', reason: 'aborted' });
     expect(sink.ended).toBe(1);
-  });
+  }, SETTLES);
 
   it('a resume that diverges from its stored trace rejects finished and done; the sink is ended and keeps what it held', async () => {
     const whole = new MemorySink();
@@ -79,5 +82,5 @@ describe('AgentDriver.finished as the runner drive', () => {
     await expect(started.done).rejects.toMatchObject({ code: 'RESUME_DIVERGED' });
     expect(sink.ended).toBe(1);
     expect(toJsonl(sink.events)).toBe(toJsonl(prefix));
-  });
+  }, SETTLES);
 });
