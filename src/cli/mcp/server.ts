@@ -37,14 +37,15 @@ import {
   fromStrictArgs,
   toStrictSchema,
   mcpTutorConfig,
-  openRun,
   runIdOf,
+  startRun,
   summarizeRun,
   type AgentEvent,
   type McpTutorConfig,
   type RunEnv,
   type RunRecord,
   type RunSummary,
+  type StartedRun,
   type TraceEvent,
 } from '../../core/index';
 import { TraceAppender } from '../../adapters/node/trace-file';
@@ -124,8 +125,12 @@ export class McpTutorHost {
   #runs: HostedRun[] = [];
   #index = 0;
   #driver: AgentDriver | null = null;
+  /** The open run's stop (the agent went away). */
   #ac: AbortController | null = null;
-  #out: TraceAppender | null = null;
+  /** The open run, under the run runner (engine/runner.ts): its `done` ends when the run has and its trace is closed. */
+  #run: StartedRun | null = null;
+  /** Runs that failed rather than ended (their outcome never came: a resume that diverged, a trace that could not be written). */
+  #failed = 0;
   #chain: Promise<unknown> = Promise.resolve();
   #stopped = false;
   /** Finished (or stopped) runs: their summaries and end reasons. */
@@ -150,7 +155,7 @@ export class McpTutorHost {
 
   /** Planned runs not finished (not started, or stopped before their end). */
   get unfinished(): number {
-    return this.#runs.length - this.#index + this.finished.filter((f) => f.reason !== 'horizon_reached').length;
+    return this.#runs.length - this.#index + this.#failed + this.finished.filter((f) => f.reason !== 'horizon_reached').length;
   }
 
   /** Every run has ended (or the host was stopped). */
@@ -196,6 +201,7 @@ export class McpTutorHost {
     if (this.started) throw new Error('a run has started: the agent cannot be replaced');
     this.#agent = null;
     this.#runs = [];
+    this.#failed = 0;
     this.finished.length = 0;
   }
 
@@ -220,31 +226,47 @@ export class McpTutorHost {
     return p;
   }
 
+  /**
+   * Opens the next planned run under the run runner: its trace file is the sink (cut back to the
+   * part a resume replays at the first live event), the agent's driver drives it (`finished`), and
+   * `#ac` stops it.
+   */
   async #open(): Promise<AgentDriver> {
     const run = this.#runs[this.#index]!;
-    const record = run.record;
+    if (run.record.tutor.name !== 'mcp') throw new Error(`serve-mcp serves the mcp tutor, not ${run.record.tutor.name}`);
     const ac = new AbortController();
-    const out = new TraceAppender(run.path, run.resume?.keepBytes ?? 0);
-    const opened = await openRun(record, this.#o.env, { signal: ac.signal, onEvent: (e, replayed) => replayed || out.append(e), ...(run.resume ? { resume: run.resume.stored } : {}) });
-    if (opened.entry.name !== 'mcp') throw new Error(`serve-mcp serves the mcp tutor, not ${opened.entry.name}`);
+    let driver!: AgentDriver;
+    const started = await startRun(run.record, this.#o.env, {
+      sink: new TraceAppender(run.path, run.resume?.keepBytes ?? 0),
+      signals: [ac.signal],
+      drive: (r) => (driver = new AgentDriver(r.session, r.replay, this.#agent?.agent)).finished,
+      ...(run.resume ? { resume: run.resume.stored } : {}),
+    });
+    // Its outcome is read in #close; a failure meanwhile is never an unhandled rejection.
+    started.done.catch(() => undefined);
     this.#ac = ac;
-    this.#out = out;
-    this.#driver = new AgentDriver(opened.session, opened.replay, this.#agent?.agent);
-    this.#o.log?.(`${opened.session.runId}: started${run.resume ? ` (resuming ${run.path})` : ''} -> ${run.path}`);
-    return this.#driver;
+    this.#run = started;
+    this.#driver = driver;
+    this.#o.log?.(`${driver.runId}: started${run.resume ? ` (resuming ${run.path})` : ''} -> ${run.path}`);
+    return driver;
   }
 
-  #close(): void {
+  /** The open run is over (or was never started): waits for its outcome (its trace closed), records it and moves to the next. */
+  async #close(): Promise<void> {
     const d = this.#driver;
+    const started = this.#run;
     const run = this.#runs[this.#index]!;
-    this.#out?.close();
-    if (d?.ended) {
-      const res = d.session.result();
-      this.finished.push({ runId: res.runId, reason: res.reason, path: run.path, summary: summarizeRun(res.events, run.source) });
-      this.#o.log?.(`${res.runId}: ${res.reason}${res.message ? `: ${res.message}` : ''} (${res.events.length} events)`);
+    // A driver that never advanced has no run under way (nothing was written): there is no outcome to wait for.
+    const outcome = d?.started && started ? await started.done.catch((e: unknown) => ({ failed: e })) : null;
+    if (outcome && 'failed' in outcome) {
+      this.#failed++;
+      this.#o.log?.(`${d!.runId}: failed: ${errorMessage(outcome.failed)} (trace ${run.path})`);
+    } else if (outcome) {
+      this.finished.push({ runId: outcome.runId, reason: outcome.reason, path: run.path, summary: summarizeRun(outcome.events, run.source) });
+      this.#o.log?.(`${outcome.runId}: ${outcome.reason}${outcome.message ? `: ${outcome.message}` : ''} (${outcome.events.length} events)`);
     }
     this.#driver = null;
-    this.#out = null;
+    this.#run = null;
     this.#ac = null;
     this.#index++;
   }
@@ -256,7 +278,7 @@ export class McpTutorHost {
     const d = this.#driver ?? (await this.#open());
     const ev = await d.next();
     if (ev.type === 'run_end') {
-      this.#close();
+      await this.#close();
       return { ...ev, runs_left: this.#runs.length - this.#index } as HostEvent;
     }
     return ev;
@@ -285,7 +307,7 @@ export class McpTutorHost {
         this.#ac?.abort();
         await d.stop(reason);
       }
-      if (d) this.#close();
+      if (d) await this.#close();
     });
   }
 }

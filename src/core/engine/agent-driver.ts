@@ -8,9 +8,13 @@
  * A resumed run (`replay`: the stored events) first re-issues the recorded turns' tool calls
  * (replayRecordedTurns, checked against the trace) and hands the agent the first turn the trace
  * does not finish, with its recorded calls already made.
+ *
+ * `finished` resolves with the session's result once the run has ended (whichever call saw it
+ * end), or rejects with what ended it otherwise (a resume that diverged): the run runner's `drive`
+ * (engine/runner.ts `startRun(…, { drive: (run) => new AgentDriver(run.session, run.replay).finished })`).
  */
 import type { TerminationReason, ToolResult, TraceEvent } from '../trace/types';
-import type { Session } from './session';
+import type { RunResult, Session } from './session';
 import type { Turn } from './turn';
 import { replayRecordedTurns } from './replay';
 import { AgentError, agentInstructions, statusView, wakeView, type TurnStatusView, type WakeView } from '../tutors/external/protocol';
@@ -58,11 +62,32 @@ export class AgentDriver {
   #firstWake = true;
 
   readonly #agent: string;
+  /** The run's result once its session has ended; rejects with what stopped the session otherwise. */
+  readonly finished: Promise<RunResult>;
+  #settle!: { resolve: (r: RunResult) => void; reject: (e: unknown) => void };
 
   constructor(session: Session, replay: readonly TraceEvent[] | null = null, agent = 'the agent') {
     this.session = session;
     this.#replay = replay;
     this.#agent = agent;
+    this.finished = new Promise<RunResult>((resolve, reject) => (this.#settle = { resolve, reject }));
+    // Whoever holds the driver without the runner need not await it: never an unhandled rejection.
+    this.finished.catch(() => undefined);
+  }
+
+  /** The world moving to the next turn (`first`: a resumed run's recorded turns first); settles `finished` when the run is over or failed. */
+  #advance(first = false): Promise<Turn | null> {
+    const p = first && this.#replay ? replayRecordedTurns(this.session, this.#replay) : this.session.advance();
+    return p.then(
+      (t) => {
+        if (!t) this.#settle.resolve(this.session.result());
+        return t;
+      },
+      (e: unknown) => {
+        this.#settle.reject(e);
+        throw e;
+      },
+    );
   }
 
   get runId(): string {
@@ -89,12 +114,12 @@ export class AgentDriver {
     open?.end();
     if (!this.#started) {
       this.#started = true;
-      this.#turn = this.#replay ? await replayRecordedTurns(this.session, this.#replay) : await this.session.advance();
+      this.#turn = await this.#advance(true);
     } else if (this.#moving) {
       const m = this.#moving;
       this.#moving = null;
       this.#turn = await m;
-    } else this.#turn = await this.session.advance();
+    } else this.#turn = await this.#advance();
     const extra = ended !== undefined ? { ended_turn: ended } : {};
     const t = this.#turn;
     if (!t) {
@@ -126,7 +151,7 @@ export class AgentDriver {
       const message = `agent ${this.#agent}: a call to ${String(name).slice(0, 200)} was refused (${over}); the run ends`;
       t.fail(new AgentError('AGENT_LIMIT', message));
       this.#turn = null;
-      this.#moving = this.session.advance();
+      this.#moving = this.#advance();
       this.#moving.catch(() => undefined);
       return { ok: false, error: { code: 'AGENT_LIMIT', message } };
     }
@@ -145,7 +170,7 @@ export class AgentDriver {
     if (!t) return noTurn('end_turn', this.ended);
     const actions = t.status.actions;
     t.end();
-    this.#moving = this.session.advance();
+    this.#moving = this.#advance();
     // A failure surfaces at next(); never as an unhandled rejection meanwhile.
     this.#moving.catch(() => undefined);
     return { ended: true, turn: t.wake.turn, actions, implicit_silence: actions === 0 };
@@ -167,6 +192,6 @@ export class AgentDriver {
       if (!t) return;
     }
     // The run ends at the next event (an aborted signal), or, without one, at the next wake's failure.
-    for (let t = await this.session.advance(); t; t = await this.session.advance()) t.fail(new Error(reason));
+    for (let t = await this.#advance(); t; t = await this.#advance()) t.fail(new Error(reason));
   }
 }

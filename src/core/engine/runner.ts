@@ -2,7 +2,7 @@
  * The host side of a run, written once: `runRun(record, env, { sink, resume, signals })` builds
  * and drives a run (executeRun's openRun + driveTutor), sends its live events to a **sink** (where
  * a host keeps them), owns the run's one stop signal, and says how the run ended. Every host (the
- * CLI's `run`, sweep tasks, queue workers, the classroom, the page) is this plus what is its own:
+ * CLI's `run` and `serve-mcp`, sweep tasks, queue workers, the classroom, the page) is this plus its own:
  * where the stored trace comes from, how a stop is asked for, what it does with the outcome.
  *
  *   const r = await runRun(record, env, { sink: new TraceAppender(path, from?.keepBytes ?? 0), resume: from?.stored, signals: [ac.signal] });
