@@ -8,7 +8,7 @@ import { describe, expect, it, beforeAll } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { importOrt, loadNodeAkt } from './akt';
 import { AktTracer } from '../../core/learner/kt/index';
-import { createOrtAktBackend, type OrtAktBackend } from '../ort/akt-backend';
+import { CANDIDATE_SETS, createOrtAktBackend, type OrtAktBackend } from '../ort/akt-backend';
 import { executeRun, loadPersonaSeeds, masteryQueries, runRecord, toJsonl, unpackHistory, type Interaction } from '../../core/index';
 import { loadScenarioFile } from './files';
 import { nodeRunEnv } from './run-env';
@@ -311,15 +311,41 @@ describe('AKT (ONNX, Node wasm)', () => {
     const cache = await backend.encode(Int32Array.of(5, 9, 5, 17), Int32Array.of(3, 0, 8, 0), Int32Array.of(1, 1, 0, 1));
     const set = (k: number) => [Int32Array.of(1 + (k % 110), 1 + ((k * 7) % 110)), Int32Array.of(k % 50, 0)] as const;
     const first = await backend.readout(cache, 4, ...set(0));
-    // 200 other sets (more than the backend keeps), read two at a time so that some overlap.
-    for (let k = 1; k <= 200; k += 2) await Promise.all([backend.readout(cache, 4, ...set(k)), backend.readout(cache, 4, ...set(k + 1))]);
+    // More other sets than the backend keeps, read two at a time so that some overlap.
+    const others = CANDIDATE_SETS + 72;
+    for (let k = 1; k <= others; k += 2) await Promise.all([backend.readout(cache, 4, ...set(k)), backend.readout(cache, 4, ...set(k + 1))]);
     const again = await Promise.all([backend.readout(cache, 4, ...set(0)), backend.readout(cache, 4, ...set(0))]);
     expect(Array.from(again[0])).toEqual(Array.from(first));
     expect(Array.from(again[1])).toEqual(Array.from(first));
     // Each set's numbers are its own: the same as a readout of that set alone in a fresh backend.
-    const other = await backend.readout(cache, 4, ...set(123)); // set(13), read first, has the same skills and other questions
+    const other = await backend.readout(cache, 4, ...set(123)); // set(13) has the same skills and other questions
     const fresh = (await loadNodeAkt(undefined, false, 'wasm')).backend;
     expect(Array.from(await fresh.readout(await fresh.encode(Int32Array.of(5, 9, 5, 17), Int32Array.of(3, 0, 8, 0), Int32Array.of(1, 1, 0, 1)), 4, ...set(123)))).toEqual(Array.from(other));
     await expect(backend.readout(cache, 4, Int32Array.of(1, 2), Int32Array.of(0))).rejects.toThrow(/2 candidate skills but 1 questions/);
+  });
+
+  it("keeps the terms of a sweep's candidate sets: a bank's items read again and again run the candidates graph once each, with the uncached bits", async () => {
+    // A sweep worker reads the items of one course's bank run after run (183 sets in the planner's library sweep).
+    const b = (await loadNodeAkt(undefined, false, 'wasm')).backend;
+    const rows = [Int32Array.of(5, 9, 5, 17), Int32Array.of(3, 0, 8, 0), Int32Array.of(1, 1, 0, 1)] as const;
+    const cache = await b.encode(...rows);
+    const item = (k: number) => [Int32Array.of(1 + (k % 110)), Int32Array.of(1 + k * 37)] as const;
+    const items = 200;
+    expect(items).toBeLessThanOrEqual(CANDIDATE_SETS);
+    const first: number[] = [];
+    for (let k = 0; k < items; k++) first.push((await b.readout(cache, 4, ...item(k)))[0]!);
+    expect(b.counters.candidateRuns).toBe(items);
+    for (let round = 0; round < 2; round++) {
+      for (let k = 0; k < items; k++) expect((await b.readout(cache, 4, ...item(k)))[0]).toBe(first[k]);
+    }
+    expect(b.counters.candidateRuns).toBe(items);
+    // The uncached path: each item read in a backend that has not seen it gives the same bits.
+    const fresh = (await loadNodeAkt(undefined, false, 'wasm')).backend;
+    const freshCache = await fresh.encode(...rows);
+    for (const k of [0, 57, 199]) {
+      const before = fresh.counters.candidateRuns;
+      expect((await fresh.readout(freshCache, 4, ...item(k)))[0]).toBe(first[k]);
+      expect(fresh.counters.candidateRuns).toBe(before + 1);
+    }
   });
 });

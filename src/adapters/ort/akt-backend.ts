@@ -38,10 +38,18 @@ const CACHE_NAME = /^(cache|ke)_(\d+)$/;
 const READ_ROOTS = ['root_self', 'root_hist'] as const;
 /** The append's inputs besides the cache (format 3). */
 const APPEND_ROW = ['distances', 'skill', 'question', 'response'] as const;
-/** Candidate sets whose terms the backend keeps (their readouts skip the candidates graph). */
-const CANDIDATE_SETS = 128;
+/**
+ * Candidate sets whose terms the backend keeps (their readouts skip the candidates graph). A
+ * sweep worker's backend serves run after run of one course: the 55-scenario library sweep with
+ * the planner reads 183 distinct sets in all (180 single items of the bank, the course's skills,
+ * the probe items, all skills), which 128 could not hold (2,335 runs of the candidates graph
+ * instead of 183 in a one-thread sweep). A set is a few KB (one item) to 0.4 MB (all 110 skills).
+ */
+export const CANDIDATE_SETS = 512;
 
 export interface OrtAktBackend extends AktBackend {
+  /** Runs of the candidates graph: one per candidate set not among the CANDIDATE_SETS kept (for benchmarks and tests). */
+  readonly counters: { candidateRuns: number };
   /** All rows' predictions for a batch of right-padded sequences [B, L] (evaluation). */
   full(skills: Int32Array, questions: Int32Array, responses: Int32Array, batch: number, length: number): Promise<Float32Array>;
   release(): Promise<void>;
@@ -130,12 +138,14 @@ export async function createOrtAktBackend(ort: Ort, graphs: AktGraphs, execution
   // skills, the items it asks about: 122 sets in 1044 readouts of a 30-day run of
   // fast-careless--after-school, npm run bench:tracer-calls), so most readouts skip that graph. A
   // promise per set, so concurrent readouts of a new set run the graph once; a failed one is forgotten.
+  const counters = { candidateRuns: 0 };
   const terms = new Lru<string, Promise<Record<string, OrtTypes.Tensor>>>(CANDIDATE_SETS);
   const termsOf = (candSkills: Int32Array, candQuestions: Int32Array): Promise<Record<string, OrtTypes.Tensor>> => {
     const key = `${candSkills.join(',')}|${candQuestions.join(',')}`;
     const hit = terms.get(key);
     if (hit) return hit;
     const C = candSkills.length;
+    counters.candidateRuns++;
     const t = serial(() => cand!.run({ cand_skills: i32(candSkills, [1, C]), cand_questions: i32(candQuestions, [1, C]) })) as Promise<Record<string, OrtTypes.Tensor>>;
     t.catch(() => terms.deleteIf(key, t));
     terms.set(key, t);
@@ -166,6 +176,7 @@ export async function createOrtAktBackend(ort: Ort, graphs: AktGraphs, execution
     return { tensor: new ort.Tensor('float32', out, [1, H, L + 1, dk]), buffer };
   };
   return {
+    counters,
     // onnxruntime-web's wasm kernels give a candidate the same bits alone or with others (checked
     // for sets of 2 to 111 candidates over histories of 0 to 199 rows in src/adapters/node/akt.test.ts);
     // onnxruntime-node's do not (a product of one row rounds differently from one of several).
