@@ -89,7 +89,7 @@ describe('provider limits shared through Redis', () => {
     const call = withSharedSlot(c, p, { prefix: 't', leaseMs: 300 }, (lost) => {
       lost.addEventListener('abort', () => (aborted = lost.reason));
       // What a stall past the lease amounts to: the holder is gone from the set, and another takes the slot.
-      void c.zrange(limitKeys('t', p).slots, 0, -1).then(([holder]) => c.zrem(limitKeys('t', p).slots, holder!));
+      void c.zrange(limitKeys('t', p).slots, '0', '-1').then(([holder]) => c.zrem(limitKeys('t', p).slots, holder!));
       return new Promise<never>(() => {});
     });
     await expect(call).rejects.toThrow(SharedSlotLost);
@@ -116,7 +116,7 @@ describe('provider limits shared through Redis', () => {
     // A provider that never answers; the request is cancelled only through its signal.
     const hanging = (async (_: unknown, init?: RequestInit) => {
       calls++;
-      const [holder] = await c.zrange(limitKeys('t', p).slots, 0, -1);
+      const [holder] = await c.zrange(limitKeys('t', p).slots, '0', '-1');
       await c.zrem(limitKeys('t', p).slots, holder!);
       return new Promise<Response>((_, reject) => init?.signal?.addEventListener('abort', () => ((cancelled = true), reject(init.signal!.reason))));
     }) as typeof fetch;
