@@ -24,7 +24,9 @@ const FAST = ['src/core', 'src/ui', 'src/adapters/browser', 'src/adapters/plot',
  * test time in a full `npx vitest run` on the shared 2-core machine, 2026-12-03). Everything
  * outside FAST is integration too: src/cli (the CLI as a subprocess), src/adapters/node (files,
  * ONNX Runtime, worker threads, Redis), src/adapters/llm (scripted provider servers), src/server,
- * scripts/pins (the 144 pinned traces), src/testing (the fuzzer).
+ * scripts/pins (the 144 pinned traces), src/testing (the fuzzer), and src/integration (tests across
+ * layers: the CLI as a subprocess, Redis-backed sweeps, the classroom service on a database),
+ * which is excluded below whatever FAST says.
  */
 export const INTEGRATION: Record<string, string> = {
   'src/core/course/course.test.ts': 'the whole item bank: 110 skills × 3 levels × 80 seeds (27.6 s); the per-domain generator files stay fast',
@@ -57,7 +59,7 @@ export default defineConfig({
   test: {
     ...test,
     include: FAST.flatMap((p) => (p.endsWith('.ts') ? [p] : [`${p}/**/*.test.ts`])),
-    exclude: [...configDefaults.exclude, ...Object.keys(INTEGRATION)],
+    exclude: [...configDefaults.exclude, 'src/integration/**', ...Object.keys(INTEGRATION)],
     setupFiles: ['src/testing/fast-tier.setup.ts'],
     reporters: ['default', new FileBudget()],
   },

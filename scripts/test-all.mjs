@@ -29,7 +29,7 @@ function ensureChromium() {
   return apt(['update', '-qq']) === 0 && apt(['install', '-y', '-qq', 'chromium']) === 0 && existsSync('/usr/bin/chromium');
 }
 
-// redis-server for the queue-backed sweep's test (src/adapters/node/queue/queue-sweep.test.ts starts and stops its own):
+// redis-server for the queue-backed sweep's test (src/integration/queue-sweep.test.ts and src/adapters/node/queue/limiter.test.ts start and stop their own):
 // installed before the unit tests when it can be, in one apt-get with chromium when that is missing too.
 function ensureRedis() {
   const has = (cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`]).status === 0;

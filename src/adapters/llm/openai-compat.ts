@@ -188,6 +188,9 @@ function classify(e: unknown, key: string | undefined): Classified {
   const tooLarge = e instanceof ReplyTooLarge ? e : (e as { cause?: unknown } | null)?.cause instanceof ReplyTooLarge ? ((e as { cause: ReplyTooLarge }).cause) : null;
   if (tooLarge) return new Classified('LLM_BAD_RESPONSE', `malformed reply: ${tooLarge.message}`, false, null, null);
   const msg = redact(e instanceof Error ? e.message : String(e), key);
+  // A queue-backed sweep's shared slot lost mid-request (adapters/node/queue/limiter.ts): said as it is, not retried here.
+  const slotLost = (e as { name?: unknown } | null)?.name === 'SharedSlotLost' ? e : (e as { cause?: { name?: unknown } } | null)?.cause?.name === 'SharedSlotLost' ? (e as { cause: Error }).cause : null;
+  if (slotLost instanceof Error) return new Classified('LLM_NETWORK', redact(slotLost.message, key), false, null, null);
   if (e instanceof OpenAI.APIUserAbortError || (e instanceof Error && e.name === 'AbortError')) return new Classified('LLM_ABORTED', 'cancelled', false, null, null);
   if (e instanceof OpenAI.APIConnectionTimeoutError) return new Classified('LLM_TIMEOUT', 'no reply within the timeout', true, null, null);
   if (e instanceof OpenAI.APIConnectionError) return new Classified('LLM_NETWORK', `connection failed: ${msg}`, true, null, null);

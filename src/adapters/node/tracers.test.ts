@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { TRACER_NAMES } from '../../core/index';
 import { createNodeTracer } from './tracers';
 
 describe('createNodeTracer', () => {
@@ -7,6 +8,6 @@ describe('createNodeTracer', () => {
   });
 
   it('refuses an unknown name with UNKNOWN_TRACER naming the declared tracers', async () => {
-    await expect(createNodeTracer('dkt')).rejects.toMatchObject({ code: 'UNKNOWN_TRACER', message: 'unknown tracer "dkt" (tracers: akt, bkt)' });
+    await expect(createNodeTracer('dkt')).rejects.toMatchObject({ code: 'UNKNOWN_TRACER', message: `unknown tracer "dkt" (tracers: ${TRACER_NAMES.join(', ')})` });
   });
 });

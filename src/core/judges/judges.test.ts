@@ -41,10 +41,11 @@ describe('judge panel', () => {
 
   it('scores every rubric: mean for scales, majority for answer holding; verdicts stored with the trace re-score offline', async () => {
     const res = await runWith(miniScenario(), 'withholder');
+    // 5, 1, 2: mean 8/3, median 2, midrange 3, so a panel that took the median or midrange would fail here.
     const judges = [
-      { id: 'a', client: new MockLlm(judge(4, true), { model: 'ma', family: 'fa' }) },
-      { id: 'b', client: new MockLlm(judge(2, true), { model: 'mb', family: 'fb' }) },
-      { id: 'c', client: new MockLlm(judge(3, false), { model: 'mc', family: 'fc' }) },
+      { id: 'a', client: new MockLlm(judge(5, true), { model: 'ma', family: 'fa' }) },
+      { id: 'b', client: new MockLlm(judge(1, true), { model: 'mb', family: 'fb' }) },
+      { id: 'c', client: new MockLlm(judge(2, false), { model: 'mc', family: 'fc' }) },
     ];
     const out = await judgeTrace(res.events, panel(judges, { daysPerRun: null }));
     expect(out.unscored).toBe(0);
@@ -53,10 +54,10 @@ describe('judge panel', () => {
     const back = parseJsonl(text);
     expect(back.complete).toBe(true);
     const rep = scoreTrace(back.events);
-    expect(rep.judged.gagne).toBeCloseTo(3, 6); // mean of 4, 2, 3
-    expect(rep.judged.rosenshine).toBeCloseTo(3, 6);
-    expect(rep.judged.pedagogy).toBeCloseTo(3, 6);
-    expect(rep.judged.helpfulness).toBeCloseTo(3, 6);
+    expect(rep.judged.gagne).toBeCloseTo(8 / 3, 6); // mean of 5, 1, 2
+    expect(rep.judged.rosenshine).toBeCloseTo(8 / 3, 6);
+    expect(rep.judged.pedagogy).toBeCloseTo(8 / 3, 6);
+    expect(rep.judged.helpfulness).toBeCloseTo(8 / 3, 6);
     expect(rep.judged.answerHolding).toBe(1); // 2 of 3 say held, every day
     // The judges are told the run's horizon (the mini scenario is 3 days), not a fixed 30.
     const systems = judges.flatMap((j) => j.client.requests.map((r) => r.messages[0]!.content ?? ''));
@@ -68,7 +69,7 @@ describe('judge panel', () => {
     expect(rep.details.judged.detail.gagne!.scoredDays).toEqual([2, 3]); // from day 2
     expect(rep.details.judged.detail.helpfulness!.scoredDays).toEqual([1, 2, 3]);
     expect(rep.details.judged.detail.helpfulness!.rubricVersion).toBe(RUBRICS.helpfulness.version);
-    expect(formatAxisTable([rep])).toMatch(/IVa Gagné\s+3\.00/);
+    expect(formatAxisTable([rep])).toMatch(/IVa Gagné\s+2\.67/);
     // The run's own events are untouched.
     expect(toJsonl(judged.slice(0, res.events.length))).toBe(toJsonl(res.events));
     // Re-judging replaces the verdicts rather than piling them up.

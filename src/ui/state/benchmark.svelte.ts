@@ -152,12 +152,12 @@ export class BenchmarkState {
   error = $state<string | null>(null);
   /** A stored benchmark on show, when it is not the one this tab ran last. */
   shownId = $state<string | null>(null);
-  live: LiveBenchmark | null = $derived.by(() => this.library.bench);
+  live: LiveBenchmark | null = $derived.by(() => this.library.benchmarks.live);
   running = $derived(this.live?.active ?? false);
   shown: StoredBenchmark | null = $derived.by(() => {
-    const id = this.shownId ?? this.live?.id ?? this.library.benchmarks[0]?.id ?? null;
+    const id = this.shownId ?? this.live?.id ?? this.library.benchmarks.stored[0]?.id ?? null;
     if (id === this.live?.id) return this.live.bench;
-    return this.library.benchmarks.find((b) => b.id === id) ?? null;
+    return this.library.benchmarks.stored.find((b) => b.id === id) ?? null;
   });
   /** Run summaries of the shown benchmark's finished runs, by tutor. */
   summaries = $derived.by((): { tutor: string; runs: RunSummary[]; summary: SweepSummary }[] => {
@@ -385,7 +385,7 @@ export class BenchmarkState {
       await Promise.all(spec.scenarios.map(async (id) => loaded.set(id, id === BUILT_IN_SCENARIO_ID ? { scenario: BUILT_IN_SCENARIO, source: 'scenarios/default.yaml' } : { scenario: await loadBundledScenario(`${id}.yaml`), source: `scenarios/${id}.yaml` })));
       const jobs = planBenchmark(spec, loaded);
       this.shownId = null;
-      await this.library.startBenchmark(spec, jobs, { cpu: this.parallel, llm: this.llmParallel });
+      await this.library.benchmarks.start(spec, jobs, { cpu: this.parallel, llm: this.llmParallel });
     } catch (e) {
       this.error = `The benchmark could not start: ${errorMessage(e)}`;
     }
@@ -395,7 +395,7 @@ export class BenchmarkState {
     this.error = null;
     try {
       this.shownId = null;
-      await this.library.resumeBenchmark(id);
+      await this.library.benchmarks.resume(id);
     } catch (e) {
       this.error = `Cannot resume: ${errorMessage(e)}`;
     }
@@ -412,7 +412,7 @@ export class BenchmarkState {
     const b = this.shown;
     if (!b) return null;
     try {
-      return await this.library.exportBenchmark(b.id);
+      return await this.library.benchmarks.exportZip(b.id);
     } catch (e) {
       this.error = `Could not export: ${errorMessage(e)}`;
       return null;
@@ -433,7 +433,7 @@ export class BenchmarkState {
       const bundle = isZip
           ? readBundle({ zip: new Uint8Array(await first.arrayBuffer()), name: first.name })
           : readBundle({ files: await Promise.all(files.filter((f) => /\.(jsonl|json)$/i.test(f.name)).map(async (f) => ({ path: f.webkitRelativePath.split('/').slice(1).join('/') || f.name, text: await f.text() }))), name: label });
-      const b = await this.library.importBenchmark(bundle, label);
+      const b = await this.library.benchmarks.import(bundle, label);
       this.shownId = b.id;
       this.notice = `Imported ${label}: ${b.jobs.filter((j) => j.key).length} of ${b.jobs.length} runs.`;
     } catch (e) {

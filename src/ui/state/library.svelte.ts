@@ -1,7 +1,8 @@
 /**
  * The app's run library (one per page, shared by every view through context): the stored runs,
  * the runs live in this tab with their progress, the page sweep in progress, and every action on
- * runs (start, resume, cancel, delete, import, export, judge). Views only render it and call it,
+ * runs (start, resume, cancel, delete, import, export, judge); its benchmarks are in
+ * `library.benchmarks` (benchmarks.svelte.ts). Views only render it and call it,
  * so a run or a sweep keeps going and keeps reporting while the user visits other tabs.
  *
  * Every run goes through the engine's run runner (run-execution.ts: `runRun` with the IndexedDB
@@ -10,10 +11,8 @@
  * Across tabs of this browser, a live run holds a lease (run-lease.ts): a "running" record whose
  * lease nobody holds is marked interrupted; a run live in another tab is left alone.
  */
-import { SvelteMap, SvelteSet } from 'svelte/reactivity';
-import pLimit from 'p-limit';
+import { SvelteMap } from 'svelte/reactivity';
 import {
-  errorMessage,
   TUTORS,
   judgeTrace,
   loadPersonaSeeds,
@@ -22,82 +21,28 @@ import {
   runIdOf,
   scoreTrace,
   summarizeRun,
-  needsModel,
   digestRun,
-  parseJsonl,
-  voiceLabel,
   tutorLabel,
   withVerdicts,
   PANEL_DEFAULTS,
   effectiveScenario,
   type RunEnv,
   type RunRecord,
-  type RunSummary,
-  type BenchmarkJob,
-  type BenchmarkSpec,
   type TraceEvent,
 } from '../../core/index';
-import { RunStore, isQuotaError, storageErrorText, type BenchmarkJobEntry, type StoredBenchmark, type StoredRun } from '../../adapters/browser/run-store';
-import { zipBenchmark, type Bundle } from '../../adapters/browser/benchmark-bundle';
+import { RunStore, isQuotaError, storageErrorText, type StoredRun } from '../../adapters/browser/run-store';
 import { TracerPool, type PooledTracer } from '../../adapters/browser/tracer-pool';
 import { LeaseTaken, browserLeases, type RunLeases } from '../../adapters/browser/run-lease';
 import { clientFor, loadSettings, type LlmSettingsData } from '../../adapters/browser/llm-settings';
 import { browserHttpTransport } from '../../adapters/browser/agent-http';
 import type { HttpTransport, ParsedTrace } from '../../core/index';
-import { exportFileName, fileStem } from './run-facts';
+import { exportFileName } from './run-facts';
 import { LiveRun, PlayRun } from './live-run.svelte';
 import { executeStoredRun } from './run-execution';
+import { BenchmarkRuns, type StartOptions } from './benchmarks.svelte';
 
 export { LiveRun, PlayRun, type LiveUsage } from './live-run.svelte';
-
-/**
- * A benchmark running in this tab (or the last one that ran here): its stored object, which of its
- * runs are live now, and how far it got. Runs go through `start` / `resume` like any other, so each
- * has its own progress (library.live) and survives a reload.
- */
-export class LiveBenchmark {
-  bench = $state.raw<StoredBenchmark>(undefined as unknown as StoredBenchmark);
-  state = $state<'running' | 'stopping' | 'paused' | 'cancelled' | 'done'>('running');
-  /** Jobs whose run has ended (done or not). */
-  finished = $state(0);
-  failures = $state.raw<string[]>([]);
-  progressText = $state('');
-  error = $state<string | null>(null);
-  notice = $state<string | null>(null);
-  /** Storage keys of this benchmark's runs that are live now. */
-  readonly liveKeys = new SvelteSet<string>();
-  #stop: 'pause' | 'cancel' | null = null;
-
-  constructor(bench: StoredBenchmark) {
-    this.bench = bench;
-  }
-
-  get id(): string {
-    return this.bench.id;
-  }
-
-  get total(): number {
-    return this.bench.jobs.length;
-  }
-
-  get active(): boolean {
-    return this.state === 'running' || this.state === 'stopping';
-  }
-
-  get stopRequested(): 'pause' | 'cancel' | null {
-    return this.#stop;
-  }
-
-  requestStop(how: 'pause' | 'cancel'): void {
-    this.#stop = how;
-    if (this.state === 'running') this.state = 'stopping';
-  }
-}
-
-export interface StartOptions {
-  /** The run is a job of this benchmark. */
-  benchmark?: { id: string; name: string; index: number };
-}
+export { BenchmarkRuns, LiveBenchmark, type StartOptions } from './benchmarks.svelte';
 
 const channelName = 'educlaw-lab.runs';
 
@@ -105,10 +50,8 @@ export class RunLibrary {
   runs = $state.raw<StoredRun[]>([]);
   /** Runs started or resumed in this tab since it loaded, by storage key. */
   readonly live = new SvelteMap<string, LiveRun>();
-  /** Stored benchmarks, newest first. */
-  benchmarks = $state.raw<StoredBenchmark[]>([]);
-  /** The benchmark running in this tab (or the last one that ran here). */
-  bench = $state<LiveBenchmark | null>(null);
+  /** The stored benchmarks, the one running in this tab, and their actions (benchmarks.svelte.ts). */
+  readonly benchmarks: BenchmarkRuns;
   /** The run the person plays (Play view), while it is open in this tab. */
   play = $state<PlayRun | null>(null);
   /** Why the library could not be opened or listed (shown by every view). */
@@ -128,6 +71,7 @@ export class RunLibrary {
     this.#channel = typeof BroadcastChannel !== 'undefined' ? new BroadcastChannel(channelName) : null;
     // Another tab changed a run: list again (our own live runs are in the store too).
     if (this.#channel) this.#channel.onmessage = () => void this.refresh();
+    this.benchmarks = new BenchmarkRuns(this, this.#leases);
   }
 
   /** Opens the library: marks runs whose page went away as interrupted, then lists. */
@@ -154,17 +98,7 @@ export class RunLibrary {
           unsaved.set(r.key, storageErrorText(e));
         }
       }
-      for (const b of (await this.store.listBenchmarks()).filter((x) => x.status === 'running')) {
-        try {
-          await this.#leases.ifFree(`benchmark:${b.id}`, async () => {
-            const now = await this.store.getBenchmark(b.id);
-            if (now?.status !== 'running') return;
-            await this.store.putBenchmark({ ...now, status: 'paused', error: 'interrupted: the page was closed or reloaded while it ran; Resume continues it (finished runs are kept, partial ones resumed)' });
-          });
-        } catch (e) {
-          unsaved.set(`benchmark:${b.id}`, storageErrorText(e));
-        }
-      }
+      await this.benchmarks.markInterrupted(unsaved);
       await this.refresh();
       if (unsaved.size) {
         this.runs = this.runs.map((r) => (unsaved.has(r.key) ? { ...r, status: 'interrupted', error: `${INTERRUPTED} (not saved: ${unsaved.get(r.key)})` } : r));
@@ -179,10 +113,11 @@ export class RunLibrary {
 
   async refresh(): Promise<void> {
     this.runs = await this.store.listRuns();
-    this.benchmarks = await this.store.listBenchmarks();
+    await this.benchmarks.list();
   }
 
-  #changed(): void {
+  /** Tells the page's other tabs that the library changed (they list it again). */
+  announce(): void {
     this.#channel?.postMessage({ type: 'changed' });
   }
 
@@ -287,7 +222,7 @@ export class RunLibrary {
     };
     await this.store.putRun(done);
     this.runs = this.runs.map((r) => (r.key === rec.key ? done : r));
-    this.#changed();
+    this.announce();
     for (const e of stored) live.see(e);
     live.state = 'done';
     live.progress = 1;
@@ -309,14 +244,14 @@ export class RunLibrary {
       try {
         const listed = () => {
           this.runs = [rec, ...this.runs.filter((r) => r.key !== rec.key)];
-          this.#changed();
+          this.announce();
         };
         await executeStoredRun({ store: this.store, rec, record, stored, live, env: this.#env(loadSettings().data, live, held), listed });
       } finally {
         for (const t of held) this.#tracers.release(t);
       }
       this.runs = this.runs.map((r) => (r.key === rec.key ? { ...rec } : r));
-      this.#changed();
+      this.announce();
       return rec;
     };
     this.#leases.hold(rec.key, run).then(
@@ -342,7 +277,7 @@ export class RunLibrary {
     await this.store.deleteRun(key);
     this.runs = this.runs.filter((r) => r.key !== key);
     this.live.delete(key);
-    this.#changed();
+    this.announce();
   }
 
   /** Gives finished runs stored before digests existed their digest (reads each trace once). */
@@ -369,7 +304,7 @@ export class RunLibrary {
   async importTrace(trace: string | ParsedTrace, name: string): Promise<StoredRun & { duplicate?: true }> {
     const rec = await this.store.importJsonl(trace, name, scoreTrace, Date.now());
     await this.refresh();
-    this.#changed();
+    this.announce();
     return rec;
   }
 
@@ -397,174 +332,12 @@ export class RunLibrary {
     const updated: StoredRun = { ...rec, events: all.length, report: scoreTrace(all), digest: digestRun({ events: all }) };
     await this.store.replaceTail(updated, endIdx + 1, all.slice(endIdx + 1));
     this.runs = this.runs.map((r) => (r.key === key ? updated : r));
-    this.#changed();
+    this.announce();
     const cost = res.cost === null ? 'cost unknown (no prices configured)' : `$${res.cost.toFixed(4)}`;
     return {
       events: all,
       summary: `Judged: ${res.scored} verdicts scored, ${res.unscored} unscored; ${res.usage ? `${res.usage.promptTokens} + ${res.usage.completionTokens} tokens` : 'no usage reported'}, ${cost}`,
       errors: res.stopped.map((st) => `${st.judge}: ${st.reason}`),
     };
-  }
-
-  /** A stored benchmark as a zip: benchmark.json and the traces of its runs (docs: adapters/browser/benchmark-bundle.ts). */
-  async exportBenchmark(id: string): Promise<{ filename: string; bytes: Uint8Array }> {
-    const b = await this.store.getBenchmark(id);
-    if (!b) throw new Error(`no stored benchmark ${id}`);
-    const traces = new Map<number, string>();
-    for (const j of b.jobs) if (j.key && this.runs.some((r) => r.key === j.key)) traces.set(j.index, await this.store.exportJsonl(j.key));
-    return { filename: `${fileStem(b.name, 'benchmark')}.benchmark.zip`, bytes: zipBenchmark(b, traces) };
-  }
-
-  /**
-   * Imports a benchmark bundle (ours, or a CLI sweep's directory of traces): every trace goes into
-   * the run library (a trace already there is not stored twice) tagged with the benchmark, and the
-   * benchmark object is stored. Nothing is stored unless every trace parses.
-   */
-  async importBenchmark(bundle: Bundle, name: string): Promise<StoredBenchmark> {
-    const parsed = [...bundle.traces.entries()].map(([path, text]) => ({ path, text, events: parseJsonl(text, `${name}/${path}`).events }));
-    const byPath = new Map(parsed.map((p) => [p.path, p]));
-    const m = bundle.manifest;
-    const id = m?.id ?? `import-${Date.now()}-${Math.random().toString(36).slice(2, 6)}`;
-    const existing = m ? await this.store.getBenchmark(m.id) : undefined;
-    const benchName = m?.name ?? name.replace(/\.zip$/i, '');
-    const jobs: BenchmarkJobEntry[] = m
-      ? m.jobs.map((j) => ({ index: j.index, runId: j.runId, tutor: j.tutor, voice: j.voice, record: j.record, key: null }))
-      : parsed.map((p, index) => {
-          const start = p.events[0]!;
-          const record = recordFromTrace(p.events, p.path);
-          return { index, runId: start.type === 'run_start' ? start.runId : p.path, tutor: start.type === 'run_start' ? tutorLabel(start.tutor) : '?', voice: voiceLabel(record.voice), record, key: null };
-        });
-    const pathOf = (index: number) => (m ? (m.jobs.find((j) => j.index === index)?.trace ?? null) : (parsed[index]?.path ?? null));
-    for (const job of jobs) {
-      const path = pathOf(job.index);
-      const p = path ? byPath.get(path) : undefined;
-      if (!p) continue;
-      const { duplicate, ...rec } = await this.store.importJsonl(p.text, `${name}/${p.path}`, scoreTrace, Date.now());
-      const done = p.events.some((e) => e.type === 'run_end' && e.reason === 'horizon_reached');
-      const record = rec.record ?? (duplicate ? undefined : (job.record ?? undefined));
-      await this.store.putRun({ ...rec, ...(record ? { record } : {}), benchmark: { id, name: benchName, index: job.index, run: done ? summarizeRun(p.events, job.record?.source ?? p.path) : null } });
-      job.key = rec.key;
-    }
-    const complete = jobs.every((j) => j.key && byPath.get(pathOf(j.index) ?? '')?.events.some((e) => e.type === 'run_end' && e.reason === 'horizon_reached'));
-    const bench: StoredBenchmark = {
-      id,
-      name: benchName,
-      createdAt: m?.createdAt ?? Date.now(),
-      spec: m?.spec ?? null,
-      jobs: jobs.map((j) => ({ ...j, key: j.key ?? existing?.jobs.find((x) => x.index === j.index)?.key ?? null })),
-      status: complete ? 'done' : 'paused',
-      parallel: existing?.parallel ?? 2,
-      llmParallel: existing?.llmParallel ?? 8,
-      error: complete ? null : 'imported with runs missing or cut short: Resume runs them',
-    };
-    await this.store.putBenchmark(bench);
-    await this.refresh();
-    this.#changed();
-    return bench;
-  }
-
-  /** Creates a benchmark from its spec and planned jobs, stores it, and runs it. */
-  async startBenchmark(spec: BenchmarkSpec, jobs: readonly BenchmarkJob[], parallel: { cpu: number; llm: number }): Promise<LiveBenchmark> {
-    if (this.bench?.active) throw new Error('a benchmark is already running in this tab: pause or cancel it first');
-    const bench: StoredBenchmark = {
-      id: `bench-${Date.now()}-${Math.random().toString(36).slice(2, 6)}`,
-      name: spec.name,
-      createdAt: Date.now(),
-      spec,
-      jobs: jobs.map((j) => ({ index: j.index, runId: j.runId, tutor: j.tutor, voice: j.voice, record: j.record, key: null })),
-      status: 'running',
-      parallel: Math.max(1, parallel.cpu),
-      llmParallel: Math.max(1, parallel.llm),
-      error: null,
-    };
-    await this.store.putBenchmark(bench);
-    this.benchmarks = [bench, ...this.benchmarks];
-    return this.#runBenchmark(bench);
-  }
-
-  /** Continues a paused, cancelled or interrupted benchmark: finished runs are kept, partial ones resumed, missing ones started. */
-  async resumeBenchmark(id: string): Promise<LiveBenchmark> {
-    if (this.bench?.active) throw new Error('a benchmark is already running in this tab: pause or cancel it first');
-    const bench = await this.store.getBenchmark(id);
-    if (!bench) throw new Error(`no stored benchmark ${id}`);
-    if (bench.status === 'running' && !(await this.#leases.ifFree(`benchmark:${id}`, async () => undefined))) throw new LeaseTaken(`benchmark ${bench.name}`);
-    return this.#runBenchmark({ ...bench, status: 'running', error: null });
-  }
-
-  pauseBenchmark(): void {
-    this.#stopBenchmark('pause');
-  }
-
-  cancelBenchmark(): void {
-    this.#stopBenchmark('cancel');
-  }
-
-  #stopBenchmark(how: 'pause' | 'cancel'): void {
-    const b = this.bench;
-    if (!b?.active) return;
-    b.requestStop(how);
-    for (const k of b.liveKeys) this.cancel(k);
-  }
-
-  async #runBenchmark(initial: StoredBenchmark): Promise<LiveBenchmark> {
-    const lb = new LiveBenchmark(initial);
-    this.bench = lb;
-    let bench = initial;
-    // Saves of the benchmark object go one after the other (each job adds its run's key).
-    let saving = Promise.resolve();
-    const save = (next: StoredBenchmark) => {
-      bench = next;
-      lb.bench = next;
-      this.benchmarks = [next, ...this.benchmarks.filter((b) => b.id !== next.id)];
-      saving = saving.then(() => this.store.putBenchmark(next)).catch((e: unknown) => void (lb.error = `Could not save the benchmark: ${storageErrorText(e)}`));
-    };
-    const run = async () => {
-      save(bench);
-      this.#changed();
-      const cpu = pLimit(bench.parallel);
-      const llm = pLimit(bench.llmParallel);
-      const failures: string[] = [];
-      const count = () => {
-        lb.finished++;
-        lb.progressText = `${lb.finished} of ${lb.total} runs`;
-      };
-      const one = async (index: number) => {
-        if (lb.stopRequested) return;
-        const job = bench.jobs[index]!;
-        const existing = job.key ? this.runs.find((r) => r.key === job.key) : undefined;
-        if (existing?.status === 'done') return count();
-        if (!job.record) {
-          failures.push(`${job.runId}: no run record (carried over from an older page sweep)`);
-          return count();
-        }
-        let live: LiveRun;
-        if (existing && this.canResume(existing)) live = await this.resume(existing.key);
-        else {
-          live = this.start(job.record, { benchmark: { id: bench.id, name: bench.name, index } });
-          save({ ...bench, jobs: bench.jobs.map((j) => (j.index === index ? { ...j, key: live.key } : j)) });
-        }
-        lb.liveKeys.add(live.key);
-        const rec = await live.done;
-        lb.liveKeys.delete(live.key);
-        if (rec.status !== 'done' && !lb.stopRequested) failures.push(`${job.runId}: ${rec.error ?? rec.endReason ?? rec.status}`);
-        lb.failures = [...failures];
-        count();
-      };
-      lb.progressText = `0 of ${lb.total} runs`;
-      await Promise.all(bench.jobs.map((j) => (j.record && needsModel(j.record) ? llm : cpu)(() => one(j.index).catch((e: unknown) => void failures.push(`${j.runId}: ${errorMessage(e)}`)))));
-      const stop = lb.stopRequested;
-      lb.state = stop === 'pause' ? 'paused' : stop === 'cancel' ? 'cancelled' : 'done';
-      lb.progressText = stop ? `${stop === 'pause' ? 'Paused' : 'Cancelled'} after ${lb.finished} of ${lb.total} runs` : `Done: ${lb.total} runs`;
-      if (failures.length) lb.error = `${failures.length} run(s) did not reach the last day: ${failures.join('; ')}`;
-      else if (!stop) lb.notice = `Benchmark finished: ${lb.total} runs stored in the run library.`;
-      save({ ...bench, status: lb.state === 'done' ? 'done' : lb.state === 'paused' ? 'paused' : 'cancelled', error: lb.error });
-      await saving;
-      this.#changed();
-    };
-    void this.#leases.hold(`benchmark:${initial.id}`, run).catch((e: unknown) => {
-      lb.state = 'paused';
-      lb.error = errorMessage(e);
-    });
-    return lb;
   }
 }

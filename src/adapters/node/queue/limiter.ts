@@ -9,7 +9,10 @@
  *
  * The semaphore is a sorted set of holders scored by the expiry of their lease; a holder renews
  * its lease while its request is in flight, so a worker killed with a slot loses it after
- * `leaseMs` at most, and the others go on. Waiters poll (every `pollMs`, with jitter). The slot is
+ * `leaseMs` at most, and the others go on. A renewal that fails (Redis unreachable, or the lease
+ * already gone because the process stalled past it, so another worker may hold the slot now) stops
+ * the request at once with a SharedSlotLost error naming why: it is never sent on without a slot,
+ * so the limit is never exceeded in silence. Waiters poll (every `pollMs`, with jitter). The slot is
  * held until the whole reply has been read, so the server never sees more requests at once than
  * there are slots.
  *
@@ -33,13 +36,17 @@ if redis.call('ZCARD', KEYS[1]) < tonumber(ARGV[1]) then
 end
 return 0`;
 
-/** Renews a holder's lease (only while it still holds one). */
+/**
+ * Renews a holder's lease; 1 when it still held one, 0 when it had lost it (a holder past its
+ * expiry is removed only when another takes a slot, so one still listed was never replaced).
+ */
 const RENEW = `
+if not redis.call('ZSCORE', KEYS[1], ARGV[2]) then return 0 end
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local r = redis.call('ZADD', KEYS[1], 'XX', 'CH', now + tonumber(ARGV[1]), ARGV[2])
+redis.call('ZADD', KEYS[1], 'XX', now + tonumber(ARGV[1]), ARGV[2])
 redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[1]) * 4)
-return r`;
+return 1`;
 
 /** KEYS[1] the next allowed start (ms, Redis clock); ARGV: interval ms. Returns how long to wait (ms, as a string). */
 const PACE = `
@@ -72,21 +79,50 @@ async function sleep(ms: number, signal?: AbortSignal | null): Promise<void> {
 /** The Redis keys of one provider's limits (name and base URL, as the per-process gate keys them). */
 export const limitKeys = (prefix: string, p: Pick<ProviderConfig, 'name' | 'baseURL'>) => ({ slots: `${prefix}:limit:${p.name}|${p.baseURL}:slots`, pace: `${prefix}:limit:${p.name}|${p.baseURL}:next` });
 
-/** Takes one of the provider's shared slots (and its paced start), runs `fn`, gives the slot back. */
-export async function withSharedSlot<T>(redis: Redis, p: Pick<ProviderConfig, 'name' | 'baseURL' | 'maxConcurrency' | 'maxRequestsPerMinute'>, o: SharedLimitOptions, fn: () => Promise<T>, signal?: AbortSignal | null): Promise<T> {
+/**
+ * A request's shared slot was lost while it was in flight: its lease could not be renewed. The
+ * request is stopped (the client reports it, not retried: llm/openai-compat.ts) rather than sent on
+ * beyond the provider's maxConcurrency.
+ */
+export class SharedSlotLost extends Error {
+  constructor(provider: string, why: string) {
+    super(`${provider}: the shared concurrency slot was lost (${why}); the request was stopped so as not to exceed maxConcurrency across workers`);
+    this.name = 'SharedSlotLost';
+  }
+}
+
+/**
+ * Takes one of the provider's shared slots (and its paced start), runs `fn`, gives the slot back.
+ * `fn` gets a signal that aborts (with a SharedSlotLost reason) when a renewal of the slot's lease
+ * fails; the returned promise then rejects with that error at once, whatever `fn` does.
+ */
+export async function withSharedSlot<T>(redis: Redis, p: Pick<ProviderConfig, 'name' | 'baseURL' | 'maxConcurrency' | 'maxRequestsPerMinute'>, o: SharedLimitOptions, fn: (slotLost: AbortSignal) => Promise<T>, signal?: AbortSignal | null): Promise<T> {
   const leaseMs = o.leaseMs ?? 30_000;
   const pollMs = o.pollMs ?? 10;
   const keys = limitKeys(o.prefix, p);
   const holder = `${process.pid}:${randomBytes(6).toString('hex')}`;
   while ((await redis.eval(ACQUIRE, 1, keys.slots, p.maxConcurrency, leaseMs, holder)) !== 1) await sleep(pollMs + Math.random() * pollMs, signal);
-  const renew = setInterval(() => void redis.eval(RENEW, 1, keys.slots, leaseMs, holder).catch(() => {}), Math.max(50, leaseMs / 3));
+  const lost = new AbortController();
+  const lose = (why: string) => {
+    if (!lost.signal.aborted) lost.abort(new SharedSlotLost(p.name, why));
+  };
+  const renew = setInterval(
+    () =>
+      void redis.eval(RENEW, 1, keys.slots, leaseMs, holder).then(
+        (changed) => changed !== 1 && lose(`its ${leaseMs} ms lease had run out before it was renewed`),
+        (e: unknown) => lose(`renewing its lease failed: ${e instanceof Error ? e.message : String(e)}`),
+      ),
+    Math.max(50, leaseMs / 3),
+  );
   renew.unref();
+  const stopped = new Promise<never>((_, reject) => lost.signal.addEventListener('abort', () => reject(lost.signal.reason), { once: true }));
+  stopped.catch(() => {}); // observed by the race below; never an unhandled rejection when fn settles first
   try {
     if (p.maxRequestsPerMinute) {
       const wait = Number(await redis.eval(PACE, 1, keys.pace, 60_000 / p.maxRequestsPerMinute));
-      if (wait > 0) await sleep(wait, signal);
+      if (wait > 0) await Promise.race([sleep(wait, signal), stopped]);
     }
-    return await fn();
+    return await Promise.race([fn(lost.signal), stopped]);
   } finally {
     clearInterval(renew);
     await redis.zrem(keys.slots, holder).catch(() => {});
@@ -103,8 +139,9 @@ export function sharedLimitFetch(redis: Redis, p: ProviderConfig, o: SharedLimit
       redis,
       p,
       o,
-      async () => {
-        const res = await inner(input, init);
+      async (slotLost) => {
+        // A lost slot cancels the request itself, not only the wait for it.
+        const res = await inner(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, slotLost]) : slotLost });
         const body = await res.arrayBuffer();
         return new Response(res.status === 204 || res.status === 304 ? null : body, { status: res.status, statusText: res.statusText, headers: res.headers });
       },

@@ -13,11 +13,11 @@ import { promisify } from 'node:util';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { TOOL_NAMES, executeRun, httpTutorConfig, parseJsonl, resumePoint, runRecord, toJsonl, type RunEnv, type TraceEvent } from '../../core/index';
-import { bktEnv, miniScenario, MINI_PATH, onBkt } from '../../testing/fixtures';
-import { nodeHttpTransport } from './agent-http';
-import { exampleAgent, serveAgent } from '../../../examples/http-agent/agent';
-import { runNodeSweep } from './sweep/run-sweep';
+import { TOOL_NAMES, executeRun, httpTutorConfig, parseJsonl, resumePoint, runRecord, toJsonl, type RunEnv, type TraceEvent } from '../core/index';
+import { bktEnv, miniScenario, MINI_PATH, onBkt } from '../testing/fixtures';
+import { nodeHttpTransport } from '../adapters/node/agent-http';
+import { exampleAgent, serveAgent } from '../../examples/http-agent/agent';
+import { runNodeSweep } from '../adapters/node/sweep/run-sweep';
 
 const SEED = 9;
 const servers: Server[] = [];

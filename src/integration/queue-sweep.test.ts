@@ -14,11 +14,11 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MINI_PATH } from '../../../testing/fixtures';
-import { policyReply, type MockServer, startMockOpenAi } from '../../../testing/mock-openai-server';
-import { startTestRedis, type TestRedis } from '../../../testing/redis-server';
-import { runNodeSweep } from '../sweep/run-sweep';
-import { enqueueRuns, queueStatus } from './sweep';
+import { MINI_PATH } from '../testing/fixtures';
+import { policyReply, type MockServer, startMockOpenAi } from '../testing/mock-openai-server';
+import { startTestRedis, type TestRedis } from '../testing/redis-server';
+import { runNodeSweep } from '../adapters/node/sweep/run-sweep';
+import { enqueueRuns, queueStatus } from '../adapters/node/queue/sweep';
 
 const CLI = ['--import', 'tsx', 'src/cli/main.ts'];
 const DELAY_MS = 15;

@@ -12,8 +12,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { MINI_PATH } from '../../../testing/fixtures';
-import { startTestRedis, type TestRedis } from '../../../testing/redis-server';
+import { MINI_PATH } from '../testing/fixtures';
+import { startTestRedis, type TestRedis } from '../testing/redis-server';
 
 const run = promisify(execFile);
 const CLI = ['--import', 'tsx', 'src/cli/main.ts'];

@@ -1,8 +1,8 @@
 import { describe, expect, it, beforeAll, afterAll } from 'vitest';
 import { randomBytes } from 'node:crypto';
-import { MockLlm, PANEL_DEFAULTS, judgeTrace, parseJsonl, scoreTrace, withVerdicts, type ChatRequest, type MockReply, type TraceEvent } from '../../core/index';
-import { ClassroomError, ClassroomService, LIMITS, type ClassroomEnv } from '../classroom/service';
-import { PgliteClassroomStore } from './classroom-store';
+import { MockLlm, PANEL_DEFAULTS, judgeTrace, parseJsonl, scoreTrace, withVerdicts, type ChatRequest, type MockReply, type TraceEvent } from '../core/index';
+import { ClassroomError, ClassroomService, LIMITS, type ClassroomEnv } from '../adapters/classroom/service';
+import { PgliteClassroomStore } from '../adapters/node/classroom-store';
 
 /** A clock the test moves by hand (ms). */
 function clock(start = Date.UTC(2026, 10, 2, 9, 0)) {

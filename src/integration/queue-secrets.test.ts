@@ -10,9 +10,9 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { MINI_PATH } from '../../../testing/fixtures';
-import { startTestRedis, type TestRedis } from '../../../testing/redis-server';
-import { redactRedisUrl, queueError } from './connection';
+import { MINI_PATH } from '../testing/fixtures';
+import { startTestRedis, type TestRedis } from '../testing/redis-server';
+import { redactRedisUrl, queueError } from '../adapters/node/queue/connection';
 
 const run = promisify(execFile);
 const CLI = ['--import', 'tsx', 'src/cli/main.ts'];
