@@ -9,6 +9,7 @@ import { test, expect } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 import { startMockOpenAi, policyReply, type MockServer } from '../src/testing/mock-openai-server';
 import { benchmarkTutors } from './bench-form';
+import { mockProviderAndPanel } from './settings-form';
 
 let srv: MockServer;
 test.beforeAll(async () => {
@@ -20,19 +21,7 @@ test.afterAll(async () => {
 
 test('judge a whole benchmark: calls before starting, progress, a reload and Resume, unscored verdicts with reasons, results filled in', async ({ page }) => {
   test.setTimeout(300_000);
-  await page.goto('/#settings');
-  await page.getByLabel('Name', { exact: true }).fill('mock');
-  await page.getByLabel('Base URL', { exact: true }).fill(srv.url);
-  await page.getByLabel('API key').fill('sk-e2e-JUDGEBENCH-0000');
-  await page.getByRole('button', { name: 'Save provider' }).click();
-  await expect(page.getByRole('status')).toContainText('Saved provider mock');
-  for (const [model, family] of [['judge-4', 'alpha'], ['judge-bad', 'beta']] as const) {
-    await page.getByLabel('Judge provider').selectOption('mock');
-    await page.getByLabel('Judge model').fill(model);
-    await page.getByLabel('Judge family (optional)').fill(family);
-    await page.getByRole('button', { name: 'Add judge' }).click();
-  }
-  await page.getByRole('button', { name: 'Save panel settings' }).click();
+  await mockProviderAndPanel(page, srv.url, 'sk-e2e-JUDGEBENCH-0000', [['judge-4', 'alpha'], ['judge-bad', 'beta']]);
 
   await page.getByRole('link', { name: 'Benchmark' }).click();
   await benchmarkTutors(page, ['withholder', 'answer-giver']);

@@ -9,6 +9,7 @@ import { test, expect, type Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 import { startMockOpenAi, type MockServer } from '../src/testing/mock-openai-server';
 import { benchmarkTutors } from './bench-form';
+import { mockProviderAndPanel } from './settings-form';
 
 let srv: MockServer;
 test.beforeAll(async () => {
@@ -39,19 +40,7 @@ async function shoot(page: Page, name: string) {
 
 test('2 LLM tutors × 3 scenarios × 2 seeds, judged by a 2-judge panel from the Benchmark; scatter and failure modes fill in; sort, compare, and a pass^k failure to its runs', async ({ page }) => {
   test.setTimeout(480_000);
-  await page.goto('/#settings');
-  await page.getByLabel('Name', { exact: true }).fill('mock');
-  await page.getByLabel('Base URL', { exact: true }).fill(srv.url);
-  await page.getByLabel('API key').fill('sk-e2e-RESEARCHER-0000');
-  await page.getByRole('button', { name: 'Save provider' }).click();
-  await expect(page.getByRole('status')).toContainText('Saved provider mock');
-  for (const [model, family] of [['judge-4', 'alpha'], ['judge-2', 'beta']] as const) {
-    await page.getByLabel('Judge provider').selectOption('mock');
-    await page.getByLabel('Judge model').fill(model);
-    await page.getByLabel('Judge family (optional)').fill(family);
-    await page.getByRole('button', { name: 'Add judge' }).click();
-  }
-  await page.getByRole('button', { name: 'Save panel settings' }).click();
+  await mockProviderAndPanel(page, srv.url, 'sk-e2e-RESEARCHER-0000', [['judge-4', 'alpha'], ['judge-2', 'beta']]);
 
   // The benchmark: two LLM tutors, no built-in one, with the no-tutor control (ticked by default).
   await page.getByRole('link', { name: 'Benchmark' }).click();

@@ -8,6 +8,7 @@ import { test, expect } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 import { startMockOpenAi, type MockServer } from '../src/testing/mock-openai-server';
 import { benchmarkTutors } from './bench-form';
+import { mockProviderAndPanel } from './settings-form';
 
 let srv: MockServer;
 test.beforeAll(async () => {
@@ -18,19 +19,7 @@ test.afterAll(async () => {
 });
 
 test('a benchmark of 2 built-in tutors + 1 LLM tutor × 3 scenarios × 2 seeds survives a reload, shows every analysis and plot, and a judged run opens in the trace viewer', async ({ page }) => {
-  await page.goto('/#settings');
-  await page.getByLabel('Name', { exact: true }).fill('mock');
-  await page.getByLabel('Base URL', { exact: true }).fill(srv.url);
-  await page.getByLabel('API key').fill('sk-e2e-WORKBENCH-0000');
-  await page.getByRole('button', { name: 'Save provider' }).click();
-  await expect(page.getByRole('status')).toContainText('Saved provider mock');
-  for (const [model, family] of [['judge-4', 'alpha'], ['judge-2', 'beta'], ['judge-3', 'gamma']] as const) {
-    await page.getByLabel('Judge provider').selectOption('mock');
-    await page.getByLabel('Judge model').fill(model);
-    await page.getByLabel('Judge family (optional)').fill(family);
-    await page.getByRole('button', { name: 'Add judge' }).click();
-  }
-  await page.getByRole('button', { name: 'Save panel settings' }).click();
+  await mockProviderAndPanel(page, srv.url, 'sk-e2e-WORKBENCH-0000', [['judge-4', 'alpha'], ['judge-2', 'beta'], ['judge-3', 'gamma']]);
 
   await page.getByRole('link', { name: 'Benchmark' }).click();
   await benchmarkTutors(page, ['withholder', 'planner']);
