@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { ACTION_KINDS, AXES, type ActionKind, type AxisId } from '../../../core/index';
 import { buildBenchmarkReport, failureModes, parsePassRule, passAtK, type RunDigest } from '../../../core/analysis/index';
-import { failingTasks, failureModeRuns, rowRunsOf } from './drill';
+import { failingTasks, failureModeRuns, openRunsText, rowRunsOf } from './drill';
 
 function dg(runId: string, tutor: string, scenarioId: string, seed: number, set: Partial<Record<AxisId, number>>): RunDigest {
   const axes = Object.fromEntries(AXES.map((a) => [a.id, set[a.id] ?? null])) as Record<AxisId, number | null>;
@@ -84,5 +84,11 @@ describe('the runs behind a result', () => {
     const corr = tables.find((t) => t.id === 'axis-correlations')!;
     expect(rowRunsOf(corr, digests)).toBeNull();
     expect(rowRunsOf(tables.find((t) => t.csvOnly)!, digests)).toBeNull();
+  });
+});
+
+describe('openRunsText', () => {
+  it('names one run or counts several, failed trials said as such', () => {
+    expect([openRunsText(1), openRunsText(3), openRunsText(1, true), openRunsText(2, true)]).toEqual(['Open the run', 'Open 3 runs', 'Open the failed run', 'Open the 2 failed runs']);
   });
 });

@@ -73,3 +73,9 @@ export function rowRunsOf(table: ReportTable, digests: readonly RunDigest[]): ((
     return first !== undefined ? (byTutor.get(first) ?? null) : null;
   };
 }
+
+/** A drill-down button's words for `n` runs: "Open the run", "Open 3 runs"; `failed` says they are failed trials. */
+export function openRunsText(n: number, failed = false): string {
+  if (failed) return n === 1 ? 'Open the failed run' : `Open the ${n} failed runs`;
+  return n === 1 ? 'Open the run' : `Open ${n} runs`;
+}
