@@ -14,7 +14,7 @@ import { resolve } from 'node:path';
 import { readFold } from '../src/adapters/node/datasets';
 import { nodeRunEnv } from '../src/adapters/node/run-env';
 import { Rng } from '../src/core/rng/index';
-import { decilesBy, fitAbilityOffset, generativeShift, olsSlope, openLoopAccuracy, rollout, type RolloutResult } from '../src/core/learner/rollout';
+import { GENERATIVE_TOLERANCE, decilesBy, fitAbilityOffset, generativeShift, olsSlope, openLoopAccuracy, rollout, type RolloutResult } from '../src/core/learner/rollout';
 
 const arg = (name: string, dflt: string) => {
   const i = process.argv.indexOf(name);
@@ -30,7 +30,7 @@ const bound = Number(arg('--bound', '4'));
 const scale = Number(arg('--ability-scale', '1'));
 if (!(scale >= 0)) throw new Error(`--ability-scale must be a number ≥ 0 (got ${arg('--ability-scale', '1')})`);
 if (!(bound > 0)) throw new Error(`--bound must be a positive number of logits (got ${arg('--bound', '4')})`);
-const TOLERANCE = 0.015;
+const TOLERANCE = GENERATIVE_TOLERANCE;
 const CRITERION = { decile: 0.08, sdRatio: [0.85, 1.15] as const };
 const split = arg('--split', 'test');
 if (split !== 'test' && split !== 'valid') throw new Error(`--split must be test or valid (got ${split})`);

@@ -4,13 +4,21 @@
  * verdict per claim. Exits 1 when a claim does not hold.
  *
  *   npm run validity -- [--tracer akt|bkt] [--seeds 1-3] [--schedule after-school] [--json out.json]
+ *                       [--rollout-data ../shared/data/assist2009_pid | --no-rollout]
+ *
+ * The last row is the rollout test of `npm run rollout` for the same tracer (held-out fold-1
+ * students, 50 warm-up rows, 150 generated, 2 repeats): it needs the ASSISTments 2009 folds; without
+ * them the suite stops before any run unless told `--no-rollout` (then the table says so).
  */
-import { readdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { readFold } from '../src/adapters/node/datasets';
+import { Rng } from '../src/core/rng/index';
+import { GENERATIVE_TOLERANCE, generativeShift, rollout } from '../src/core/learner/rollout';
 import { loadScenarioFile } from '../src/adapters/node/files';
 import { nodeRunEnv } from '../src/adapters/node/run-env';
 import { executeRun, runRecord, scoreTrace } from '../src/core/index';
-import { validityRows, validityTable, type ValidityRun } from '../src/core/analysis/validity';
+import { fidelityRow, validityRows, validityTable, type ValidityRun } from '../src/core/analysis/validity';
 
 const arg = (name: string, dflt: string) => {
   const i = process.argv.indexOf(name);
@@ -24,6 +32,11 @@ const only = arg('--scenarios', '');
 const files = readdirSync('scenarios')
   .filter((f) => f.endsWith(`--${schedule}.yaml`) && (!only || only.split(',').some((o) => f.startsWith(o))))
   .sort();
+const noRollout = process.argv.includes('--no-rollout');
+const rolloutData = arg('--rollout-data', resolve('../shared/data/assist2009_pid'));
+if (!noRollout && !existsSync(rolloutData)) {
+  throw new Error(`validity: the rollout row needs the ASSISTments 2009 folds, not found at ${rolloutData}: pass --rollout-data <dir> (docs/data.md) or --no-rollout to leave the row out`);
+}
 const EXPLOITS = ['content-free', 'spammer', 'answer-giver'];
 // 'no-homework': average ability with the course's homework off, so that in the spacing contrast
 // only the arrangement of the tutor's practice differs (homework on every skill every day would
@@ -58,10 +71,20 @@ const mean = (t: string, ab = 'average') => {
   return xs.reduce((a, b) => a + b, 0) / xs.length;
 };
 const rows = validityRows(runs, EXPLOITS);
+let rolloutNote = '\n(the rollout row was left out: --no-rollout)';
+if (!noRollout) {
+  // The same rollout as `npm run rollout` (fold 1, held-out students with ≥ 200 rows, 50 + 150, 2 repeats, Rng(7)).
+  const { students: all } = readFold(rolloutData, 1, 'test');
+  const students = all.filter((s) => s.skills.length >= 200);
+  const r = await rollout(await env.tracer(tracer), students, { context: 50, steps: 150, repeats: 2, shift: generativeShift(tracer), rng: new Rng(7) });
+  rows.push(fidelityRow(r.rows.map((x) => x.generated - x.real), GENERATIVE_TOLERANCE, `${r.students} held-out students`));
+  rolloutNote = `\nrollout, generated − real accuracy by decile of real accuracy (pp, lowest first): ${r.deciles.map((d) => `${d.generated - d.real >= 0 ? '+' : ''}${((d.generated - d.real) * 100).toFixed(1)}`).join(' ')}`;
+}
 console.log(`Validity suite: tracer ${tracer}, ${files.length} scenarios (${schedule}) × seeds ${seeds.join(',')}; ${runs.length} runs in ${((performance.now() - t0) / 1000).toFixed(0)} s\n`);
 console.log('| tutor | mean learning gain (pp/day) |\n|---|---|');
 for (const { tutor, ability } of plan) console.log(`| ${tutor}${ability !== 'average' ? ` (${ability})` : ''} | ${(mean(tutor, ability) * 100).toFixed(3)} |`);
 console.log(`\n${validityTable(rows)}`);
+console.log(rolloutNote);
 const json = arg('--json', '');
 if (json) writeFileSync(json, JSON.stringify({ tracer, seeds, schedule, runs, rows }, null, 1));
 process.exitCode = rows.every((r) => r.holds) ? 0 : 1;

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { loadScenarioFile } from '../../adapters/node/files';
 import { runWith } from '../../testing/fixtures';
 import { scoreTrace } from '../index';
-import { pairedDiff, interaction, validityRows, type ValidityRun } from './validity';
+import { fidelityRow, pairedDiff, interaction, validityRows, validityTable, type ValidityRun } from './validity';
 
 const LIB = fileURLToPath(new URL('../../../scenarios/', import.meta.url));
 
@@ -46,5 +46,17 @@ describe('validity suite (reduced)', () => {
     // Value added low 0.3, 0.5; high 0.05, 0 → differences 0.25, 0.5.
     expect(interaction(x, 't', 'c', 'low', 'high')).toMatchObject({ n: 2, wins: 2 });
     expect(interaction(x, 't', 'c', 'low', 'high').mean).toBeCloseTo(0.375, 12);
+  });
+
+  it('the rollout row holds only when the mean generated − real accuracy is within the tolerance', () => {
+    const near = fidelityRow([0.02, -0.01, -0.004], 0.015, '3 students');
+    expect(near.diff.mean).toBeCloseTo(0.002, 12);
+    expect(near.holds).toBe(true);
+    expect(fidelityRow([0.03, 0.01, 0.02], 0.015, '3 students').holds).toBe(false);
+    expect(fidelityRow([-0.03, -0.01, -0.02], 0.015, '3 students').holds).toBe(false);
+    expect(fidelityRow([], 0.015, 'no students').holds).toBe(false);
+    // Its unit is accuracy, not gain per day, and the table says so.
+    expect(validityTable([near])).toContain('[');
+    expect(validityTable([near]).split('\n')[2]).toMatch(/\+?0\.200 \[[^\]]+\] pp \|/);
   });
 });

@@ -31,6 +31,8 @@ export interface ValidityRow {
   diff: PairedDiff;
   holds: boolean;
   rule: string;
+  /** What the difference is measured in: learning gain per day (the tutor rows) or accuracy (the rollout row). */
+  unit?: 'pp/day' | 'pp';
 }
 
 /** An exploit "beats" doing nothing when its mean paired gain is above silence by more than this (pp/day as a fraction). */
@@ -49,9 +51,32 @@ export function pairedDiff(runs: readonly ValidityRun[], a: string, b: string, a
     const other = bOf.get(key(r));
     if (other !== undefined) d.push(r.gain - other);
   }
+  return summarizeDiffs(d);
+}
+
+/** Mean, 95% t-interval, d_z and the count above 0 of paired differences. */
+export function summarizeDiffs(d: readonly number[]): PairedDiff {
   const c = meanCi95(d);
-  const sd = d.length > 1 ? sampleStandardDeviation(d) : null;
+  const sd = d.length > 1 ? sampleStandardDeviation([...d]) : null;
   return { n: d.length, mean: c.mean, lo: c.lo, hi: c.hi, dz: sd && sd > 0 ? c.mean / sd : null, wins: d.filter((x) => x > 0).length };
+}
+
+/**
+ * The rollout row (docs/learning-model.md, "Generative fidelity"): per held-out student, the
+ * learner's generated accuracy minus the student's real accuracy over the same rows
+ * (`npm run rollout`). Holds when the mean is within ±`tolerance` (a fraction of accuracy).
+ */
+export function fidelityRow(diffs: readonly number[], tolerance: number, students: string): ValidityRow {
+  const d = summarizeDiffs(diffs);
+  return {
+    claim: `the learner generates real students' accuracy (closed-loop rollout, ${students})`,
+    a: 'generated',
+    b: 'real',
+    diff: d,
+    holds: d.n > 0 && Math.abs(d.mean) <= tolerance,
+    rule: `mean within ±${+(tolerance * 100).toFixed(2)} pp`,
+    unit: 'pp',
+  };
 }
 
 /** The difference of two paired differences (e.g. a treatment's value added for novices minus for experts), paired by scenario and seed. */
@@ -99,10 +124,10 @@ export function validityRows(runs: readonly ValidityRun[], exploits: readonly st
 const pp = (x: number | null) => (x === null ? '—' : (x * 100).toFixed(3));
 
 export function validityTable(rows: readonly ValidityRow[]): string {
-  const out = ['| claim | paired difference (pp/day) [95% CI] | d_z | wins | n | rule | holds |', '|---|---|---|---|---|---|---|'];
+  const out = ['| claim | paired difference [95% CI] | d_z | wins | n | rule | holds |', '|---|---|---|---|---|---|---|'];
   for (const r of rows) {
     const d = r.diff;
-    out.push(`| ${r.claim} | ${pp(d.mean)} [${pp(d.lo)}, ${pp(d.hi)}] | ${d.dz === null ? '—' : d.dz.toFixed(2)} | ${d.wins}/${d.n} | ${d.n} | ${r.rule} | ${r.holds ? 'yes' : '**no**'} |`);
+    out.push(`| ${r.claim} | ${pp(d.mean)} [${pp(d.lo)}, ${pp(d.hi)}] ${r.unit ?? 'pp/day'} | ${d.dz === null ? '—' : d.dz.toFixed(2)} | ${d.wins}/${d.n} | ${d.n} | ${r.rule} | ${r.holds ? 'yes' : '**no**'} |`);
   }
   return out.join('\n');
 }

@@ -25,6 +25,9 @@ export interface GenerativeCalibration {
 const CAL = calibrationFile as unknown as { version: string; tracers: Record<string, GenerativeCalibration> };
 export const GENERATIVE_CALIBRATION_VERSION = CAL.version;
 
+/** The rollout test's bound on the mean of generated − real accuracy (issue 30: within ±1.5 pp). */
+export const GENERATIVE_TOLERANCE = 0.015;
+
 /** The logit shift for a tracer (0 for a tracer never fitted, e.g. a test double). */
 export function generativeShift(tracer: string): number {
   return CAL.tracers[tracer]?.shift ?? 0;
