@@ -92,7 +92,7 @@ for (const [tracer, runs] of [...byTracer].sort((a, b) => (a[0] < b[0] ? -1 : 1)
       `| W, seed-averaged | ${f3(r.seedAveraged.w)} [${f3(r.seedAveraged.lo)}, ${f3(r.seedAveraged.hi)}], p ${pv(r.seedAveraged.p)} |`,
       `| W, single seed (mean; per seed) | ${f3(ps.reduce((a, b) => a + b, 0) / ps.length)}; ${r.perSeed.map((x) => `s${x.seed} ${f3(x.test.w)} (p ${pv(x.test.p)})`).join(', ')} |`,
       `| W by seeds averaged, k = 1 … ${r.seeds.length} | ${r.byK.map((x) => `${x.k}: ${f3(x.w)}`).join(', ')} |`,
-      `| a scenario's order, same from two disjoint seed sets of k | ${r.splitAgreement.map((x) => `k ${x.k}: ${pct(x.share)} (${x.comparisons})`).join(', ')} |`,
+      `| a scenario's order, same from two disjoint seed sets of k | ${r.splitAgreement.map((x) => `k ${x.k}: ${pct(x.share)} (${x.comparisons})`).join(', ') || '— (needs 2 seeds)'} |`,
       `| single seeds whose overall order is the seed-averaged one | ${r.singleSeedOverall.same} of ${r.singleSeedOverall.of}${Object.keys(r.singleSeedOverall.orders).length > 1 ? ` (${Object.entries(r.singleSeedOverall.orders).map(([o, n]) => `${o}: ${n}`).join('; ')})` : ''} |`,
       `| distinct orders across ${r.perPersona.length} personas | ${r.personaOrders} |`,
       '',
