@@ -17,3 +17,5 @@ export { mannWhitneyU, fieldVsSimulated, fieldComparisons, type MannWhitney, typ
 export { attachControls, attachReferences, valueAddedByTutor, pairKey, type TutorValueAdded } from './value-added';
 export { headToHead, headToHeads, H2H_AXES, type HeadToHead, type HeadToHeadResult, type AxisRanking } from './head-to-head';
 export { YARDSTICK_TUTORS } from './report';
+export { kendallW, concordanceTest, type Concordance, type ConcordanceTest } from './concordance';
+export { rankingStability, tracerAgreement, orderOf, type RankingRun, type RankingStability, type TracerAgreement, type Neighbours } from './rankings';
