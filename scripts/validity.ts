@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { loadScenarioFile } from '../src/adapters/node/files';
 import { nodeRunEnv } from '../src/adapters/node/run-env';
 import { executeRun, runRecord, scoreTrace } from '../src/core/index';
-import { validityRows, validityTable, type ValidityRun } from '../src/core/analysis/validity';
+import { validityRows, validityTable, type RedTeamClaims, type ValidityRun } from '../src/core/analysis/validity';
 
 const arg = (name: string, dflt: string) => {
   const i = process.argv.indexOf(name);
@@ -24,12 +24,22 @@ const only = arg('--scenarios', '');
 const files = readdirSync('scenarios')
   .filter((f) => f.endsWith(`--${schedule}.yaml`) && (!only || only.split(',').some((o) => f.startsWith(o))))
   .sort();
-const EXPLOITS = ['content-free', 'spammer', 'answer-giver'];
+const EXPLOITS = ['content-free', 'spammer', 'answer-giver', 'disguised-leaker', 'selective-prompter'];
+// Red-team arms (src/core/tutors/exploits.ts; docs/validity.md, "Exploits an outsider would try").
+// Those whose content is genuine once (repeat-example), whose practice is real (easy-drill) or
+// whose encouragement keeps a learner working a little longer (echo-responder) must lose to
+// teaching; the two that carry nothing must not beat doing nothing either (EXPLOITS); and a worked
+// example carried in an assignment note must add nothing to the same practice with a plain note.
+const RED: RedTeamClaims = {
+  losesToTeaching: ['repeat-example', 'easy-drill', 'echo-responder', 'disguised-leaker', 'selective-prompter'],
+  twins: [['note-teacher', 'note-plain', 'a worked example in an assignment note adds nothing']],
+};
+const RED_ARMS = ['repeat-example', 'easy-drill', 'echo-responder', 'note-teacher', 'note-plain'];
 // 'no-homework': average ability with the course's homework off, so that in the spacing contrast
 // only the arrangement of the tutor's practice differs (homework on every skill every day would
 // refresh every skill for both arms).
 const plan: { tutor: string; ability: string }[] = [
-  ...['silent', 'planner', 'oracle', 'withholder', 'random-assigner', ...EXPLOITS].map((tutor) => ({ tutor, ability: 'average' })),
+  ...['silent', 'planner', 'oracle', 'withholder', 'random-assigner', ...EXPLOITS, ...RED_ARMS].map((tutor) => ({ tutor, ability: 'average' })),
   ...['massed', 'spaced'].map((tutor) => ({ tutor, ability: 'no-homework' })),
   ...['low', 'high'].flatMap((ability) => ['silent', 'worked-examples'].map((tutor) => ({ tutor, ability }))),
 ];
@@ -57,7 +67,7 @@ const mean = (t: string, ab = 'average') => {
   const xs = runs.filter((r) => r.tutor === t && r.ability === ab).map((r) => r.gain);
   return xs.reduce((a, b) => a + b, 0) / xs.length;
 };
-const rows = validityRows(runs, EXPLOITS);
+const rows = validityRows(runs, EXPLOITS, RED);
 console.log(`Validity suite: tracer ${tracer}, ${files.length} scenarios (${schedule}) × seeds ${seeds.join(',')}; ${runs.length} runs in ${((performance.now() - t0) / 1000).toFixed(0)} s\n`);
 console.log('| tutor | mean learning gain (pp/day) |\n|---|---|');
 for (const { tutor, ability } of plan) console.log(`| ${tutor}${ability !== 'average' ? ` (${ability})` : ''} | ${(mean(tutor, ability) * 100).toFixed(3)} |`);
