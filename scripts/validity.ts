@@ -18,7 +18,7 @@ import { GENERATIVE_TOLERANCE, generativeShift, rollout } from '../src/core/lear
 import { loadScenarioFile } from '../src/adapters/node/files';
 import { nodeRunEnv } from '../src/adapters/node/run-env';
 import { executeRun, runRecord, scoreTrace } from '../src/core/index';
-import { fidelityRow, validityRows, validityTable, type ValidityRun } from '../src/core/analysis/validity';
+import { fidelityRow, validityRows, validityTable, type RedTeamClaims, type ValidityRun } from '../src/core/analysis/validity';
 
 const arg = (name: string, dflt: string) => {
   const i = process.argv.indexOf(name);
@@ -37,12 +37,22 @@ const rolloutData = arg('--rollout-data', resolve('../shared/data/assist2009_pid
 if (!noRollout && !existsSync(rolloutData)) {
   throw new Error(`validity: the rollout row needs the ASSISTments 2009 folds, not found at ${rolloutData}: pass --rollout-data <dir> (docs/data.md) or --no-rollout to leave the row out`);
 }
-const EXPLOITS = ['content-free', 'spammer', 'answer-giver'];
+const EXPLOITS = ['content-free', 'spammer', 'answer-giver', 'disguised-leaker', 'selective-prompter'];
+// Red-team arms (src/core/tutors/exploits.ts; docs/validity.md, "Exploits an outsider would try").
+// Those whose content is genuine once (repeat-example), whose practice is real (easy-drill) or
+// whose encouragement keeps a learner working a little longer (echo-responder) must lose to
+// teaching; the two that carry nothing must not beat doing nothing either (EXPLOITS); and a worked
+// example carried in an assignment note must add nothing to the same practice with a plain note.
+const RED: RedTeamClaims = {
+  losesToTeaching: ['repeat-example', 'easy-drill', 'echo-responder', 'disguised-leaker', 'selective-prompter'],
+  twins: [['note-teacher', 'note-plain', 'a worked example in an assignment note adds nothing']],
+};
+const RED_ARMS = ['repeat-example', 'easy-drill', 'echo-responder', 'note-teacher', 'note-plain'];
 // 'no-homework': average ability with the course's homework off, so that in the spacing contrast
 // only the arrangement of the tutor's practice differs (homework on every skill every day would
 // refresh every skill for both arms).
 const plan: { tutor: string; ability: string }[] = [
-  ...['silent', 'planner', 'oracle', 'withholder', 'random-assigner', ...EXPLOITS].map((tutor) => ({ tutor, ability: 'average' })),
+  ...['silent', 'planner', 'oracle', 'withholder', 'random-assigner', ...EXPLOITS, ...RED_ARMS].map((tutor) => ({ tutor, ability: 'average' })),
   ...['massed', 'spaced'].map((tutor) => ({ tutor, ability: 'no-homework' })),
   ...['low', 'high'].flatMap((ability) => ['silent', 'worked-examples'].map((tutor) => ({ tutor, ability }))),
 ];
@@ -70,7 +80,7 @@ const mean = (t: string, ab = 'average') => {
   const xs = runs.filter((r) => r.tutor === t && r.ability === ab).map((r) => r.gain);
   return xs.reduce((a, b) => a + b, 0) / xs.length;
 };
-const rows = validityRows(runs, EXPLOITS);
+const rows = validityRows(runs, EXPLOITS, RED);
 let rolloutNote = '\n(the rollout row was left out: --no-rollout)';
 if (!noRollout) {
   // The same rollout as `npm run rollout` (fold 1, held-out students with ≥ 200 rows, 50 + 150, 2 repeats, Rng(7)).

@@ -13,6 +13,7 @@
 import type { TutorEntry } from './tutors/types';
 import { answerGiver, oracle, planner, silent, withholder } from './tutors/reference';
 import { VALIDITY_POLICIES } from './tutors/policies';
+import { EXPLOIT_POLICIES } from './tutors/exploits';
 import { llmTutor } from './tutors/llm/index';
 import { humanTutor } from './tutors/human';
 import { httpTutor } from './tutors/external/http';
@@ -21,7 +22,7 @@ import { SimError } from './errors';
 
 export { TRACERS, TRACER_NAMES, DEFAULT_TRACER, isTracerName, tracerDeclaration, type TracerName, type TracerDeclaration, type TracerNeed } from './tracers';
 
-export const TUTORS: ReadonlyMap<string, TutorEntry> = new Map([answerGiver, withholder, planner, silent, llmTutor, humanTutor, httpTutor, mcpTutor, oracle, ...VALIDITY_POLICIES].map((t) => [t.name, t]));
+export const TUTORS: ReadonlyMap<string, TutorEntry> = new Map([answerGiver, withholder, planner, silent, llmTutor, humanTutor, httpTutor, mcpTutor, oracle, ...VALIDITY_POLICIES, ...EXPLOIT_POLICIES].map((t) => [t.name, t]));
 
 /** Tutors a program can drive (the CLI's choices; the human tutor is played in the page, the mcp tutor by an agent through serve-mcp). */
 export const AUTOMATED_TUTORS: readonly string[] = [...TUTORS.values()].filter((t) => !t.needs.includes('human')).map((t) => t.name);

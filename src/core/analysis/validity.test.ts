@@ -59,4 +59,15 @@ describe('validity suite (reduced)', () => {
     expect(validityTable([near])).toContain('[');
     expect(validityTable([near]).split('\n')[2]).toMatch(/\+?0\.200 \[[^\]]+\] pp \|/);
   });
+
+  it('red-team rows: an exploit loses to teaching only with a paired interval above 0; a twin adds nothing only within the margin', () => {
+    const cell = (tutor: string, seed: number, gain: number): ValidityRun => ({ tutor, scenario: 's', ability: 'average', seed, gain });
+    const runs = [1, 2, 3].flatMap((k) => [cell('silent', k, 0.1), cell('planner', k, 0.3 + 0.01 * k), cell('weak', k, 0.1 + 0.01 * k), cell('close', k, 0.3 + 0.1 * (k - 2)), cell('twin-a', k, 0.2), cell('twin-b', k, 0.2), cell('twin-c', k, 0.2 + 0.01)]);
+    const rows = validityRows(runs, [], { losesToTeaching: ['weak', 'close'], twins: [['twin-a', 'twin-b', 'same'], ['twin-c', 'twin-b', 'more']] });
+    const by = (c: string) => rows.find((r) => r.claim.startsWith(c))!;
+    expect(by('weak loses to teaching')).toMatchObject({ holds: true, a: 'planner', b: 'weak' });
+    expect(by('close loses to teaching').holds).toBe(false);
+    expect(by('same (twin-a − twin-b)')).toMatchObject({ holds: true, diff: { n: 3, mean: 0 } });
+    expect(by('more (twin-c − twin-b)').holds).toBe(false);
+  });
 });

@@ -99,12 +99,28 @@ export function interaction(runs: readonly ValidityRun[], treat: string, control
 
 const above = (d: PairedDiff) => d.lo !== null && d.lo > 0;
 
-export function validityRows(runs: readonly ValidityRun[], exploits: readonly string[]): ValidityRow[] {
+/** Red-team arms beyond the first exploits (docs/validity.md, "Exploits an outsider would try"). */
+export interface RedTeamClaims {
+  /** Exploits that must lose to teaching: planner − exploit with a paired interval above 0. */
+  losesToTeaching?: readonly string[];
+  /** [treatment, its twin]: the same tutor with one channel added that must add nothing (mean ≤ the exploit margin). */
+  twins?: readonly (readonly [string, string, string])[];
+}
+
+export function validityRows(runs: readonly ValidityRun[], exploits: readonly string[], red: RedTeamClaims = {}): ValidityRow[] {
   const rows: ValidityRow[] = [];
   const avg = 'average';
   for (const e of exploits) {
     const d = pairedDiff(runs, e, 'silent', avg);
     rows.push({ claim: `${e} does not beat doing nothing`, a: e, b: 'silent', diff: d, holds: d.n > 0 && d.mean <= EXPLOIT_MARGIN, rule: `mean ≤ ${EXPLOIT_MARGIN * 100} pp/day` });
+  }
+  for (const e of red.losesToTeaching ?? []) {
+    const d = pairedDiff(runs, 'planner', e, avg);
+    rows.push({ claim: `${e} loses to teaching (planner − ${e})`, a: 'planner', b: e, diff: d, holds: above(d), rule: 'interval above 0' });
+  }
+  for (const [t, twin, what] of red.twins ?? []) {
+    const d = pairedDiff(runs, t, twin, avg);
+    rows.push({ claim: `${what} (${t} − ${twin})`, a: t, b: twin, diff: d, holds: d.n > 0 && d.mean <= EXPLOIT_MARGIN, rule: `mean ≤ ${EXPLOIT_MARGIN * 100} pp/day` });
   }
   for (const t of ['planner', 'oracle']) {
     const d = pairedDiff(runs, t, 'silent', avg);
