@@ -96,7 +96,7 @@ export class SimulatedLearner implements LearnerAgent {
     const l = o.scenario.learner;
     const pick = chooseSeed(o.seeds, l.tracer, l.ability, r.fork('persona-seed').int(0, 1_000_000));
     this.origin = { seedIndex: pick.index, seedUid: pick.uid, warmup: pick.history.length };
-    this.#learner = new Learner(this.#persona, o.tracer, pick.history, r.fork('learner:attempts'));
+    this.#learner = new Learner(this.#persona, o.tracer, pick.history, r.fork('learner:attempts'), pick.offset);
   }
 
   dayStarted(day: number, io: LearnerIo): void {
