@@ -6,6 +6,7 @@ import type { Item } from '../course/types';
 import type { KnowledgeTracer } from './kt/types';
 import { Learner } from './learner';
 import { chooseSeed, type PersonaSeedFile } from './seeds';
+import { miniScenario, runWith } from '../../testing/fixtures';
 
 const logit = (p: number) => Math.log(p / (1 - p));
 const mean = (x: readonly number[]) => x.reduce((a, b) => a + b, 0) / x.length;
@@ -49,5 +50,14 @@ describe('the learner adds its ability offset to every prediction', () => {
     expect(await weak.pKnow(item, 0)).toBeCloseTo(0.2, 9);
     expect((await able.belief([1, 2], 0))[1]).toBeCloseTo(0.8, 9);
     expect(() => new Learner(persona, tracer, [], new Rng(1), Number.NaN)).toThrow(/ability offset NaN/);
+  });
+});
+
+describe('a run records its learner offset', () => {
+  it('run_start.learner.abilityOffset is the chosen seed offset for the run tracer', async () => {
+    const file = await loadPersonaSeeds();
+    const start = (await runWith(miniScenario(), 'silent')).events[0]!;
+    if (start.type !== 'run_start' || !('seedIndex' in start.learner)) throw new Error('expected a simulated learner');
+    expect(start.learner.abilityOffset).toBe(file.ability[start.tracer.name]!.offsets[start.learner.seedIndex]);
   });
 });
