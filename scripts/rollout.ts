@@ -1,20 +1,26 @@
 /**
  * Generative fidelity of the learner (docs/learning-model.md): closed-loop rollouts on the held-out
- * students of a fold, per tracer; overall (generated − real) accuracy and per decile. Exits 1 when
- * a tracer's mean is outside ±1.5 pp with its stored calibration.
+ * students of a fold, per tracer, of the engine's own learner: the stored shift and each student's
+ * ability offset from its warm-up rows (abilityOffset, the estimator and shrinkage the persona seeds
+ * were derived with). Reports the mean (generated − real) accuracy, the per-decile errors (by decile
+ * of real rollout accuracy, of warm-up accuracy, and each distribution sorted on its own) and the
+ * SD ratio (SD of generated / SD of real accuracy over students). Exits 1 when a tracer's mean is
+ * outside ±1.5 pp.
  *
  *   npm run rollout -- [--data ../shared/data/assist2009_pid] [--fold 1] [--tracer akt,bkt] [--context 50] [--steps 150] [--repeats 2] [--students 0]
- *   npm run rollout -- --fit      # also search the logit shift that brings the mean to 0, and print it
+ *   npm run rollout -- --no-ability [--shift -0.21]   # the shift alone (no per-student ability; engine 3 with its shift), for comparison
+ *   npm run rollout -- --fit          # also search the logit shift that brings the mean to 0 (with the offsets), and print it
+ *   npm run rollout -- --fit-ability --split valid --repeats 1
+ *       # search τ of the ability shrinkage whose closed-loop SD ratio is 1 (c̄ re-weighted for each τ), and print it
  *   npm run rollout -- --per-student-ability [--bound 4] [--ability-scale 1] [--split test|valid]
- *       # also: each student's ability as a logit offset fitted on its warm-up (context) rows only,
- *       # the rollout redone with it (raw, and centred × the scale), and open-loop references;
- *       # per-decile errors side by side. --split valid: the fold's validation students instead
+ *       # the lab note's analysis (docs/measurements/2026-12-03-per-student-ability.md): a raw and a
+ *       # centred × scale offset fitted with the shift, open-loop references, per-decile errors side by side
  */
 import { resolve } from 'node:path';
 import { readFold } from '../src/adapters/node/datasets';
 import { nodeRunEnv } from '../src/adapters/node/run-env';
 import { Rng } from '../src/core/rng/index';
-import { GENERATIVE_TOLERANCE, decilesBy, fitAbilityOffset, generativeShift, olsSlope, openLoopAccuracy, rollout, type RolloutResult } from '../src/core/learner/rollout';
+import { GENERATIVE_TOLERANCE, abilityCalibration, decilesBy, fitAbilityOffset, generativeShift, learnerRollout, olsSlope, openLoopAccuracy, rollout, type AbilityCalibration, type RolloutResult } from '../src/core/learner/rollout';
 
 const arg = (name: string, dflt: string) => {
   const i = process.argv.indexOf(name);
@@ -25,6 +31,8 @@ const fold = Number(arg('--fold', '1'));
 const o = { context: Number(arg('--context', '50')), steps: Number(arg('--steps', '150')), repeats: Number(arg('--repeats', '2')) };
 const limit = Number(arg('--students', '0'));
 const fit = process.argv.includes('--fit');
+const fitAbility = process.argv.includes('--fit-ability');
+const noAbility = process.argv.includes('--no-ability');
 const perStudent = process.argv.includes('--per-student-ability');
 const bound = Number(arg('--bound', '4'));
 const scale = Number(arg('--ability-scale', '1'));
@@ -39,22 +47,27 @@ const eligible = all.filter((s) => s.skills.length >= o.context + o.steps);
 const students = limit > 0 ? eligible.slice(0, limit) : eligible;
 const env = nodeRunEnv();
 const pp = (x: number) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(2)}`;
-const show = (r: RolloutResult) => r.deciles.map((d) => pp(d.generated - d.real)).join(' ');
 console.log(`${source}: ${students.length} ${split === 'test' ? 'held-out' : 'validation'} students with ≥ ${o.context + o.steps} rows; context ${o.context}, ${o.steps} steps, ${o.repeats} repeats\n`);
 let ok = true;
 for (const name of arg('--tracer', 'akt,bkt').split(',')) {
   const tracer = await env.tracer(name);
-  const run = (shift: number) => rollout(tracer, students, { ...o, shift, rng: new Rng(7) });
-  const raw = await run(0);
-  const stored = generativeShift(name);
-  const cal = stored === 0 ? raw : await run(stored);
-  console.log(`${name}: uncalibrated ${pp(raw.meanDiff)} pp (deciles ${show(raw)})`);
-  console.log(`${name}: calibrated (shift ${stored}) ${pp(cal.meanDiff)} pp (deciles ${show(cal)}); real accuracy by decile ${cal.deciles.map((d) => (d.real * 100).toFixed(1)).join(' ')}`);
-  if (Math.abs(cal.meanDiff) > TOLERANCE) ok = false;
-  if (perStudent) await perStudentAbility(name, tracer, stored, cal);
+  const stored = process.argv.includes('--shift') ? Number(arg('--shift', '')) : generativeShift(name);
+  if (!Number.isFinite(stored)) throw new Error(`--shift must be a number of logits (got ${arg('--shift', '')})`);
+  const cal = abilityCalibration(name);
+  if (!cal) throw new Error(`no ability calibration for tracer "${name}" in src/core/data/generative-calibration.json`);
+  const run = (shift: number) => (noAbility ? rollout(tracer, students, { ...o, shift, rng: new Rng(7) }) : learnerRollout(tracer, students, { ...o, shift, rng: new Rng(7) }));
+  const res = await run(stored);
+  const label = noAbility ? `shift ${stored} only (no per-student ability)` : `the engine's learner: shift ${stored}, ability offset (c̄ ${cal.center}, τ ${cal.tau})`;
+  report(name, label, res);
+  if ('fits' in res) {
+    const offs = (res as Awaited<ReturnType<typeof learnerRollout>>).rows.map((r) => r.offset);
+    console.log(`${name}: ability offsets applied: mean ${mean(offs).toFixed(3)}, SD ${sd(offs).toFixed(3)}, range ${Math.min(...offs).toFixed(2)} … ${Math.max(...offs).toFixed(2)}; ${(res as Awaited<ReturnType<typeof learnerRollout>>).fits.filter((f) => f.clamped).length} warm-ups clamped`);
+  }
+  if (Math.abs(res.meanDiff) > TOLERANCE) ok = false;
+  if (perStudent) await perStudentAbility(name, tracer, stored, noAbility ? res : await rollout(tracer, students, { ...o, shift: stored, rng: new Rng(7) }));
   if (fit) {
     // Bisection on the shift: the mean difference falls as the shift falls.
-    let lo = Number(arg("--lo", "-1")), hi = Number(arg("--hi", "1"));
+    let lo = Number(arg('--lo', '-1')), hi = Number(arg('--hi', '1'));
     for (let i = 0; i < 7; i++) {
       const mid = (lo + hi) / 2;
       const r = await run(mid);
@@ -62,10 +75,66 @@ for (const name of arg('--tracer', 'akt,bkt').split(',')) {
       if (r.meanDiff > 0) hi = mid;
       else lo = mid;
     }
-    console.log(`${name}: fitted shift ${((lo + hi) / 2).toFixed(3)}`);
+    console.log(`${name}: fitted shift ${((lo + hi) / 2).toFixed(3)}${noAbility ? ' (without per-student ability)' : ' (with the ability offsets)'}`);
   }
+  if (fitAbility) await fitTau(name, tracer, stored, cal);
 }
 process.exitCode = ok ? 0 : 1;
+
+function mean(x: readonly number[]): number {
+  return x.reduce((a, b) => a + b, 0) / x.length;
+}
+
+/** Mean, the three per-decile groupings, the SD ratio and the criterion of the lab note, for one closed-loop result. */
+function report(name: string, label: string, r: RolloutResult) {
+  const rows = r.rows;
+  const line = (ds: { real: number; generated: number }[]) => ds.map((d) => pp(d.generated - d.real).padStart(6)).join(' ');
+  const maxAbs = (ds: { real: number; generated: number }[]) => Math.max(...ds.map((d) => Math.abs(d.generated - d.real)));
+  const byReal = decilesBy(rows, (x) => x.real, (x) => x.generated);
+  const byWarm = decilesBy(rows, (x) => x.warmup, (x) => x.generated);
+  const a = rows.map((x) => x.real).sort((p, q) => p - q), b = rows.map((x) => x.generated).sort((p, q) => p - q);
+  const sorted = decilesBy(a.map((real, i) => ({ real, g: b[i]! })), (x) => x.real, (x) => x.g);
+  const ratio = sd(rows.map((x) => x.generated)) / sd(rows.map((x) => x.real));
+  console.log(`${name}: ${label}`);
+  console.log(`  mean generated − real ${pp(r.meanDiff)} pp over ${r.students} students; SD ratio ${ratio.toFixed(2)} (SD of real ${(sd(rows.map((x) => x.real)) * 100).toFixed(1)} pp)`);
+  console.log(`  by decile of real rollout accuracy (real ${byReal.map((d) => (d.real * 100).toFixed(1)).join(' ')}): ${line(byReal)}  max ${(maxAbs(byReal) * 100).toFixed(1)}`);
+  console.log(`  by decile of warm-up accuracy:                                         ${line(byWarm)}  max ${(maxAbs(byWarm) * 100).toFixed(1)}`);
+  console.log(`  each distribution sorted on its own:                                   ${line(sorted)}  max ${(maxAbs(sorted) * 100).toFixed(1)}`);
+  const holds = maxAbs(sorted) <= CRITERION.decile && ratio >= CRITERION.sdRatio[0] && ratio <= CRITERION.sdRatio[1] && Math.abs(r.meanDiff) <= TOLERANCE;
+  console.log(`  criterion (sorted deciles within ±${CRITERION.decile * 100} pp, SD ratio ${CRITERION.sdRatio.join('–')}, mean within ±${TOLERANCE * 100} pp; proposed, not the exit code): ${holds ? 'holds' : 'fails'}\n`);
+}
+
+/**
+ * τ of the ability shrinkage, on the students read (use --split valid): bisection for the τ whose
+ * closed-loop SD ratio is 1, with c̄ the precision-weighted mean Σ c/(τ² + se²) / Σ 1/(τ² + se²) of
+ * the students' offsets for each τ. Also prints the method-of-moments τ (variance of c less the
+ * mean se²) as a reference. The shift is the stored one.
+ */
+async function fitTau(name: string, tracer: Awaited<ReturnType<typeof env.tracer>>, shift: number, cal: AbilityCalibration) {
+  const fits: { c: number; se: number }[] = [];
+  for (const st of students) fits.push(await fitAbilityOffset(tracer, st, { context: o.context, shift: 0, bound: cal.bound }).then((f) => ({ c: f.offset, se: f.se })));
+  const center = (tau: number) => {
+    const w = fits.map((f) => 1 / (tau * tau + f.se * f.se));
+    return fits.reduce((a, f, i) => a + w[i]! * f.c, 0) / w.reduce((a, b) => a + b, 0);
+  };
+  const mom = Math.sqrt(Math.max(0, sd(fits.map((f) => f.c)) ** 2 - mean(fits.map((f) => f.se * f.se))));
+  console.log(`${name}: offsets c (shift 0, ${o.context} warm-up rows): mean ${mean(fits.map((f) => f.c)).toFixed(3)}, SD ${sd(fits.map((f) => f.c)).toFixed(3)}, mean se ${mean(fits.map((f) => f.se)).toFixed(3)}; method-of-moments τ ${mom.toFixed(3)}`);
+  const ratioAt = async (tau: number) => {
+    const c = { ...cal, tau, center: center(tau) };
+    const r = await learnerRollout(tracer, students, { ...o, shift, rng: new Rng(7), calibration: c });
+    return { ratio: sd(r.rows.map((x) => x.generated)) / sd(r.rows.map((x) => x.real)), mean: r.meanDiff, center: c.center };
+  };
+  let lo = Number(arg('--tau-lo', '0')), hi = Number(arg('--tau-hi', '2'));
+  for (let i = 0; i < Number(arg('--tau-steps', '7')); i++) {
+    const mid = (lo + hi) / 2;
+    const r = await ratioAt(mid);
+    console.log(`  fit-ability: τ ${mid.toFixed(4)} (c̄ ${r.center.toFixed(4)}) → SD ratio ${r.ratio.toFixed(3)}, mean ${pp(r.mean)} pp`);
+    if (r.ratio > 1) hi = mid;
+    else lo = mid;
+  }
+  const tau = (lo + hi) / 2;
+  console.log(`${name}: fitted τ ${tau.toFixed(3)}, c̄ ${center(tau).toFixed(4)}`);
+}
 
 /**
  * Is the regression to the mean a loss of the student's own ability? Each student's ability as a

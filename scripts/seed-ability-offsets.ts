@@ -4,7 +4,8 @@
  * maximum-likelihood logit offset on its own warm-up rows (fitAbilityOffset, as
  * `npm run rollout -- --per-student-ability` fits it on held-out students), by ability bucket, and a
  * proxy of the day-0 level: the seeds' mean initial mastery (persona-seeds.json, all 110 skills)
- * moved by λ × the centred offset. A proxy, not the probe solve rate; the engine is not changed.
+ * moved by λ × the centred offset. A proxy, not the probe solve rate; the analysis behind the plan
+ * (engine 3). The engine's own offsets (engine 4): scripts/derive/seed-ability.ts.
  *
  *   npx tsx scripts/seed-ability-offsets.ts [--tracer akt,bkt] [--scales 0.5,1]
  */

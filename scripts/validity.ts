@@ -7,14 +7,15 @@
  *                       [--rollout-data ../shared/data/assist2009_pid | --no-rollout]
  *
  * The last row is the rollout test of `npm run rollout` for the same tracer (held-out fold-1
- * students, 50 warm-up rows, 150 generated, 2 repeats): it needs the ASSISTments 2009 folds; without
+ * students, 50 warm-up rows, 150 generated, 2 repeats; the engine's learner with each student's
+ * ability offset): it needs the ASSISTments 2009 folds; without
  * them the suite stops before any run unless told `--no-rollout` (then the table says so).
  */
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { readFold } from '../src/adapters/node/datasets';
 import { Rng } from '../src/core/rng/index';
-import { GENERATIVE_TOLERANCE, generativeShift, rollout } from '../src/core/learner/rollout';
+import { GENERATIVE_TOLERANCE, decilesBy, learnerRollout } from '../src/core/learner/rollout';
 import { loadScenarioFile } from '../src/adapters/node/files';
 import { nodeRunEnv } from '../src/adapters/node/run-env';
 import { executeRun, runRecord, scoreTrace } from '../src/core/index';
@@ -83,12 +84,19 @@ const mean = (t: string, ab = 'average') => {
 const rows = validityRows(runs, EXPLOITS, RED);
 let rolloutNote = '\n(the rollout row was left out: --no-rollout)';
 if (!noRollout) {
-  // The same rollout as `npm run rollout` (fold 1, held-out students with ≥ 200 rows, 50 + 150, 2 repeats, Rng(7)).
+  // The same rollout as `npm run rollout` (fold 1, held-out students with ≥ 200 rows, 50 + 150, 2
+  // repeats, Rng(7)): the engine's learner, each student's ability offset from its warm-up rows.
   const { students: all } = readFold(rolloutData, 1, 'test');
   const students = all.filter((s) => s.skills.length >= 200);
-  const r = await rollout(await env.tracer(tracer), students, { context: 50, steps: 150, repeats: 2, shift: generativeShift(tracer), rng: new Rng(7) });
+  const r = await learnerRollout(await env.tracer(tracer), students, { context: 50, steps: 150, repeats: 2, rng: new Rng(7) });
   rows.push(fidelityRow(r.rows.map((x) => x.generated - x.real), GENERATIVE_TOLERANCE, `${r.students} held-out students`));
-  rolloutNote = `\nrollout, generated − real accuracy by decile of real accuracy (pp, lowest first): ${r.deciles.map((d) => `${d.generated - d.real >= 0 ? '+' : ''}${((d.generated - d.real) * 100).toFixed(1)}`).join(' ')}`;
+  const fmt = (ds: { real: number; generated: number }[]) => ds.map((d) => `${d.generated - d.real >= 0 ? '+' : ''}${((d.generated - d.real) * 100).toFixed(1)}`).join(' ');
+  const a = r.rows.map((x) => x.real).sort((p, q) => p - q), b = r.rows.map((x) => x.generated).sort((p, q) => p - q);
+  const sorted = decilesBy(a.map((real, i) => ({ real, g: b[i]! })), (x) => x.real, (x) => x.g);
+  const sd = (x: number[]) => Math.sqrt(x.reduce((s, v) => s + (v - x.reduce((m, w) => m + w, 0) / x.length) ** 2, 0) / (x.length - 1));
+  rolloutNote =
+    `\nrollout, generated − real accuracy by decile of real accuracy (pp, lowest first): ${fmt(r.deciles)}` +
+    `\nrollout, the same with each distribution sorted on its own: ${fmt(sorted)}; SD ratio (generated / real) ${(sd(b) / sd(a)).toFixed(2)}`;
 }
 console.log(`Validity suite: tracer ${tracer}, ${files.length} scenarios (${schedule}) × seeds ${seeds.join(',')}; ${runs.length} runs in ${((performance.now() - t0) / 1000).toFixed(0)} s\n`);
 console.log('| tutor | mean learning gain (pp/day) |\n|---|---|');

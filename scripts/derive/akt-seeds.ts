@@ -42,6 +42,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     cutPoints: [round(cut1), round(cut2)],
     buckets: means.map(bucket) as ('low' | 'average' | 'high')[],
     initial: means.map(round),
+    // New seeds' buckets leave the old offsets meaningless: derived again by seed-ability.ts.
+    offsets: [],
+    offsetsProvenance: 'not derived: run npx tsx scripts/derive/seed-ability.ts',
   };
   writeFileSync(seedsPath, JSON.stringify(seeds) + '\n');
   const u16 = new Uint16Array(m.data.length);

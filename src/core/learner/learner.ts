@@ -3,7 +3,9 @@
  * channels, and only these:
  *  1. practice: every attempt the learner works out is practice. The knowledge tracer, over the
  *     history of worked-out outcomes and with its generative calibration (rollout.ts: a logit shift
- *     so that rollouts match held-out students), says what the learner can do right after practising; memory
+ *     so that rollouts match held-out students, and the learner's own ability, a logit offset fitted
+ *     on its persona seed's warm-up and shrunk by its reliability), says what the learner can do
+ *     right after practising; memory
  *     (memory.ts, ACT-R with spacing-dependent decay) lowers it over the time since, so idle days
  *     cost and spaced practice is retained better than massed practice.
  *  2. instruction: content or chat that carries a skill's method (instruction.ts decides; content-
@@ -110,6 +112,8 @@ export class Learner {
   readonly #attemptsOn = new Map<number, number>();
   /** The tracer's generative calibration (rollout.ts): a logit shift fitted on held-out students. */
   readonly #shift: number;
+  /** The learner's own ability (rollout.ts abilityOffset): a logit offset on every prediction. */
+  readonly abilityOffset: number;
   /** skill -> active scaffold (the same day only) */
   readonly scaffolds = new Map<number, { beta: number; uses: number; day: number }>();
   readonly #grants = new Map<number, Grant[]>();
@@ -125,8 +129,14 @@ export class Learner {
   /** Frustration in [0, 1] (persona affect parameters; see src/core/learner/affect.ts). */
   frustration = 0;
 
-  constructor(persona: Persona, tracer: KnowledgeTracer, warmup: readonly Interaction[], rngAttempt: Rng) {
+  /**
+   * `abilityOffset`: the learner's own ability in logits, from its persona seed (seeds.ts
+   * chooseSeed; 0 leaves the tracer's reading of the warm-up alone).
+   */
+  constructor(persona: Persona, tracer: KnowledgeTracer, warmup: readonly Interaction[], rngAttempt: Rng, abilityOffset: number) {
+    if (!Number.isFinite(abilityOffset)) throw new SimError('INTERNAL', `learner: ability offset ${String(abilityOffset)} is not a number`);
     this.persona = persona;
+    this.abilityOffset = abilityOffset;
     this.#tracer = tracer;
     this.history = [...warmup];
     this.warmupLength = warmup.length;
@@ -155,7 +165,7 @@ export class Learner {
 
   /** The tracer's P adjusted for memory and lasting instruction at time t. */
   #know(skill: number, pTracer: number, t: number): number {
-    const base = logit(pTracer) + this.#shift - this.memory.drop(skill, t);
+    const base = logit(pTracer) + this.#shift + this.abilityOffset - this.memory.drop(skill, t);
     return sigmoid(base + this.#lasting(skill, base, t));
   }
 

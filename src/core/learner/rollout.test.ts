@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../rng';
 import type { Interaction, KnowledgeTracer, Query } from './kt/types';
-import { decilesBy, fitAbilityOffset, olsSlope, openLoopAccuracy, rollout, type RolloutStudent } from './rollout';
+import { abilityCalibration, abilityOffset, decilesBy, fitAbilityOffset, learnerRollout, olsSlope, openLoopAccuracy, rollout, shrinkAbility, type RolloutStudent } from './rollout';
 
 const logit = (p: number) => Math.log(p / (1 - p));
 
@@ -45,8 +45,17 @@ describe('per-student ability offset (fitted on the warm-up rows only)', () => {
 
   it('an all-right or all-wrong warm-up has no finite root: clamped to the bound', async () => {
     const { t } = tracerOf(() => 0.5);
-    expect(await fitAbilityOffset(t, student(60, () => true), { context: 50, shift: 0, bound: 3 })).toEqual({ offset: 3, clamped: true });
-    expect(await fitAbilityOffset(t, student(60, () => false), { context: 50, shift: 0, bound: 3 })).toEqual({ offset: -3, clamped: true });
+    expect(await fitAbilityOffset(t, student(60, () => true), { context: 50, shift: 0, bound: 3 })).toMatchObject({ offset: 3, clamped: true });
+    expect(await fitAbilityOffset(t, student(60, () => false), { context: 50, shift: 0, bound: 3 })).toMatchObject({ offset: -3, clamped: true });
+  });
+
+  it('se is the inverse Fisher information at the estimate: 1/√(n·P(1 − P))', async () => {
+    const { t } = tracerOf(() => 0.5);
+    const r = await fitAbilityOffset(t, student(200, (k) => k % 5 < 3), { context: 50, shift: 0, bound: 4 });
+    expect(r.se).toBeCloseTo(1 / Math.sqrt(50 * 0.6 * 0.4), 6);
+    // Four times the rows, half the standard error.
+    const long = await fitAbilityOffset(t, student(200, (k) => k % 5 < 3), { context: 200, shift: 0, bound: 4 });
+    expect(long.se).toBeCloseTo(r.se / 2, 6);
   });
 
   it('refuses a student shorter than the warm-up', async () => {
@@ -101,5 +110,52 @@ describe('deciles and slope', () => {
     expect(d[0]!.real).toBeCloseTo(0.925, 9); // the two highest real first (key is −real)
     expect(d[0]!.generated).toBeCloseTo(0.075, 9);
     expect(olsSlope([0, 1, 2, 3], [1, 3, 5, 7])).toBeCloseTo(2, 12);
+  });
+});
+
+describe('the engine ability offset: empirical-Bayes shrinkage of the warm-up offset', () => {
+  it('w·(c − c̄) with w = τ²/(τ² + se²): a short warm-up moves less than a long one with the same accuracy', async () => {
+    expect(shrinkAbility({ offset: 1.2, se: 0.5 }, { center: 0.2, tau: 0.5 })).toBeCloseTo(0.5, 9);
+    expect(shrinkAbility({ offset: 1.2, se: 0.5 }, { center: 0.2, tau: 0 })).toBe(0);
+    expect(() => shrinkAbility({ offset: 1, se: 0 }, { center: 0, tau: 0.5 })).toThrow(/se > 0/);
+    const { t } = tracerOf(() => 0.5);
+    const cal = { center: 0, tau: 0.5, bound: 4, fitted: 'test' };
+    const rows = (n: number) => Array.from({ length: n }, (_, k) => ({ skill: 1, question: k + 1, correct: k % 5 < 3 }));
+    const short = await abilityOffset(t, rows(20), cal);
+    const long = await abilityOffset(t, rows(200), cal);
+    expect(short.c).toBeCloseTo(logit(0.6), 6);
+    expect(long.c).toBeCloseTo(logit(0.6), 6);
+    expect(long.offset).toBeGreaterThan(short.offset);
+    expect(long.offset).toBeCloseTo(logit(0.6) * 0.25 / (0.25 + 1 / (200 * 0.24)), 6);
+  });
+
+  it('is fitted against the uncalibrated tracer, so the stored shift does not move it', async () => {
+    const { t } = tracerOf(() => 0.5);
+    const a = await abilityOffset(t, Array.from({ length: 40 }, (_, k) => ({ skill: 1, question: k + 1, correct: k % 4 === 0 })), { center: 0.1, tau: 1, bound: 4, fitted: 'test' });
+    expect(a.c).toBeCloseTo(logit(0.25), 6);
+  });
+
+  it('learnerRollout applies each student offset from its warm-up rows: a weak and a strong warm-up part', async () => {
+    const { t } = tracerOf(() => 0.5);
+    const students = [student(200, (k) => k % 5 === 0), student(200, (k) => k % 5 !== 0)];
+    const cal = { center: 0, tau: 1, bound: 4, fitted: 'test' };
+    const r = await learnerRollout(t, students, { context: 50, steps: 150, repeats: 1, rng: new Rng(7), shift: 0, calibration: cal });
+    expect(r.rows[0]!.offset).toBeLessThan(-0.8);
+    expect(r.rows[1]!.offset).toBeGreaterThan(0.8);
+    expect(r.rows[0]!.expected).toBeLessThan(0.35);
+    expect(r.rows[1]!.expected).toBeGreaterThan(0.65);
+    // Without an offset both would be generated at 0.5.
+    const plain = await rollout(t, students, { context: 50, steps: 150, repeats: 1, rng: new Rng(7), shift: 0 });
+    expect(plain.rows.map((x) => x.expected)).toEqual([0.5, 0.5]);
+    await expect(learnerRollout({ ...t, info: { ...t.info, name: 'unfitted' } }, students, { context: 50, steps: 150, repeats: 1, rng: new Rng(7) })).rejects.toThrow(/no ability calibration for tracer "unfitted"/);
+  });
+
+  it('both engine tracers have a stored calibration with a positive τ', () => {
+    for (const name of ['akt', 'bkt']) {
+      const c = abilityCalibration(name);
+      expect(c, name).toBeDefined();
+      expect(c!.tau).toBeGreaterThan(0);
+      expect(c!.fitted).toMatch(/npm run rollout -- .*--fit-ability/);
+    }
   });
 });

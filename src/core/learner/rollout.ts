@@ -20,10 +20,52 @@ export interface GenerativeCalibration {
   shift: number;
   /** How it was measured (command, data, students, result). */
   fitted: string;
+  /** Per-learner ability (abilityOffset below): the population centre and spread of the offsets. */
+  ability: AbilityCalibration;
+}
+
+/**
+ * How a learner's own ability reaches the tracer: c, the maximum-likelihood logit offset of the
+ * learner's warm-up rows against the uncalibrated tracer (fitAbilityOffset with shift 0), taken
+ * relative to the population centre and shrunk by the empirical-Bayes weight τ²/(τ² + se²(c)),
+ * so a short or uninformative warm-up moves the learner little (Efron & Morris 1975).
+ */
+export interface AbilityCalibration {
+  /** c̄: the precision-weighted mean of c over the fitting students (logits). */
+  center: number;
+  /** τ: the spread of true offsets the shrinkage assumes (logits), chosen on the validation students. */
+  tau: number;
+  /** The bound of the bisection (logits): a warm-up all right or all wrong gets ±bound, se at the bound. */
+  bound: number;
+  /** How it was fitted (command, data, students, result). */
+  fitted: string;
 }
 
 const CAL = calibrationFile as unknown as { version: string; tracers: Record<string, GenerativeCalibration> };
 export const GENERATIVE_CALIBRATION_VERSION = CAL.version;
+
+/** The stored per-learner ability calibration of a tracer (undefined for a tracer never fitted, e.g. a test double). */
+export function abilityCalibration(tracer: string): AbilityCalibration | undefined {
+  return CAL.tracers[tracer]?.ability;
+}
+
+/** The empirical-Bayes ability offset w·(c − c̄), w = τ²/(τ² + se²), from a fitted offset c with standard error se. */
+export function shrinkAbility(fit: { offset: number; se: number }, cal: { center: number; tau: number }): number {
+  if (!(cal.tau >= 0) || !Number.isFinite(fit.se) || !(fit.se > 0)) throw new Error(`shrinkAbility: needs tau ≥ 0 and se > 0 (got tau ${cal.tau}, se ${fit.se})`);
+  const w = (cal.tau * cal.tau) / (cal.tau * cal.tau + fit.se * fit.se);
+  return w * (fit.offset - cal.center);
+}
+
+/**
+ * A learner's ability offset (logits, added to the tracer's logit with the shift) from its warm-up
+ * history: the estimator the engine's persona seeds were derived with (scripts/derive/
+ * seed-ability.ts) and the rollout test applies to held-out students (`npm run rollout`).
+ */
+export async function abilityOffset(tracer: KnowledgeTracer, warmup: readonly Interaction[], cal: AbilityCalibration): Promise<{ offset: number; c: number; se: number; clamped: boolean }> {
+  const st: RolloutStudent = { skills: warmup.map((x) => x.skill), questions: warmup.map((x) => x.question), responses: warmup.map((x) => (x.correct ? 1 : 0)) };
+  const f = await fitAbilityOffset(tracer, st, { context: warmup.length, shift: 0, bound: cal.bound });
+  return { offset: shrinkAbility(f, cal), c: f.offset, se: f.se, clamped: f.clamped };
+}
 
 /** The rollout test's bound on the mean of generated − real accuracy (issue 30: within ±1.5 pp). */
 export const GENERATIVE_TOLERANCE = 0.015;
@@ -81,9 +123,9 @@ const accuracy = (st: RolloutStudent, from: number, to: number) => {
 
 /**
  * Closed-loop rollouts. `offsets` (optional, one per student, aligned with `students`) adds a
- * per-student logit offset to every prediction on top of `shift` (the per-student ability test of
- * `npm run rollout -- --per-student-ability`; the engine has no such offset). Without it the draws
- * and results are those of the stored-calibration rollout.
+ * per-student logit offset to every prediction on top of `shift`: the engine's learner is
+ * `offsets` from abilityOffset on each student's warm-up (`npm run rollout`). Without it every
+ * student gets the shift alone (the engine before per-learner ability).
  */
 export async function rollout(tracer: KnowledgeTracer, students: readonly RolloutStudent[], o: { context: number; steps: number; repeats: number; shift: number; rng: Rng; offsets?: readonly number[] }): Promise<RolloutResult> {
   if (o.offsets && o.offsets.length !== students.length) throw new Error(`rollout: ${o.offsets.length} offsets for ${students.length} students`);
@@ -111,6 +153,27 @@ export async function rollout(tracer: KnowledgeTracer, students: readonly Rollou
 }
 
 /**
+ * The engine's learner in closed loop: each student's ability offset from its warm-up rows
+ * (abilityOffset with the tracer's stored calibration, as the persona seeds were derived) on top of
+ * the shift. `shift` defaults to the stored one (`--fit` searches it); `calibration` to the stored
+ * one (`--fit-ability` searches it).
+ */
+export async function learnerRollout(tracer: KnowledgeTracer, students: readonly RolloutStudent[], o: { context: number; steps: number; repeats: number; rng: Rng; shift?: number; calibration?: AbilityCalibration }): Promise<RolloutResult & { fits: { c: number; se: number; clamped: boolean }[] }> {
+  const cal = o.calibration ?? abilityCalibration(tracer.info.name);
+  if (!cal) throw new Error(`rollout: no ability calibration for tracer "${tracer.info.name}" in generative-calibration.json`);
+  const eligible = students.filter((st) => st.skills.length >= o.context + o.steps);
+  const fits: { c: number; se: number; clamped: boolean }[] = [];
+  const offsets: number[] = [];
+  for (const st of eligible) {
+    const f = await abilityOffset(tracer, warmupRows(st, o.context), cal);
+    fits.push({ c: f.c, se: f.se, clamped: f.clamped });
+    offsets.push(f.offset);
+  }
+  const r = await rollout(tracer, eligible, { context: o.context, steps: o.steps, repeats: o.repeats, rng: o.rng, shift: o.shift ?? generativeShift(tracer.info.name), offsets });
+  return { ...r, fits };
+}
+
+/**
  * Rows grouped into deciles of `key` (lowest first; ties keep the input order): mean real and mean
  * `value` per decile, with the count.
  */
@@ -130,9 +193,11 @@ export function decilesBy<T extends { real: number }>(rows: readonly T[], key: (
  * likelihood a of P_k = σ(logit p_k + shift + a), where p_k is the tracer's prediction of warm-up
  * row k from the real rows before it. The likelihood's score equation is Σ_k P_k(a) = Σ_k y_k
  * (predicted correct = real correct over the warm-up), solved by bisection on [−bound, bound]; a
- * warm-up that is all right or all wrong has no finite root and gets ±bound (`clamped`).
+ * warm-up that is all right or all wrong has no finite root and gets ±bound (`clamped`). `se`: the
+ * standard error of the estimate, 1/√(Σ_k P_k(1 − P_k)) at the offset returned (the inverse Fisher
+ * information of the one-parameter logistic model).
  */
-export async function fitAbilityOffset(tracer: KnowledgeTracer, st: RolloutStudent, o: { context: number; shift: number; bound: number; iterations?: number }): Promise<{ offset: number; clamped: boolean }> {
+export async function fitAbilityOffset(tracer: KnowledgeTracer, st: RolloutStudent, o: { context: number; shift: number; bound: number; iterations?: number }): Promise<{ offset: number; se: number; clamped: boolean }> {
   if (st.skills.length < o.context) throw new Error(`fitAbilityOffset: ${st.skills.length} rows, fewer than the context ${o.context}`);
   const h = warmupRows(st, o.context);
   const z: number[] = [];
@@ -142,15 +207,17 @@ export async function fitAbilityOffset(tracer: KnowledgeTracer, st: RolloutStude
   }
   const right = h.filter((x) => x.correct).length;
   const excess = (a: number) => z.reduce((s, x) => s + sigmoid(x + a), 0) - right;
-  if (excess(-o.bound) >= 0) return { offset: -o.bound, clamped: true };
-  if (excess(o.bound) <= 0) return { offset: o.bound, clamped: true };
+  const se = (a: number) => 1 / Math.sqrt(z.reduce((s, x) => s + sigmoid(x + a) * (1 - sigmoid(x + a)), 0));
+  if (excess(-o.bound) >= 0) return { offset: -o.bound, se: se(-o.bound), clamped: true };
+  if (excess(o.bound) <= 0) return { offset: o.bound, se: se(o.bound), clamped: true };
   let lo = -o.bound, hi = o.bound;
   for (let i = 0; i < (o.iterations ?? 40); i++) {
     const mid = (lo + hi) / 2;
     if (excess(mid) > 0) hi = mid;
     else lo = mid;
   }
-  return { offset: (lo + hi) / 2, clamped: false };
+  const a = (lo + hi) / 2;
+  return { offset: a, se: se(a), clamped: false };
 }
 
 /**

@@ -8,7 +8,16 @@ export const ABILITY_LEVELS: readonly AbilityLevel[] = ['low', 'average', 'high'
 export interface PersonaSeedFile {
   version: string;
   count: number;
-  ability: Record<string, { cutPoints: number[]; buckets: AbilityLevel[]; initial: number[]; measure: string }>;
+  ability: Record<string, {
+    cutPoints: number[];
+    buckets: AbilityLevel[];
+    initial: number[];
+    measure: string;
+    /** Per seed, the learner's own ability as a logit offset (rollout.ts abilityOffset on the seed's warm-up). */
+    offsets: number[];
+    /** How the offsets were derived (script, calibration, estimator). */
+    offsetsProvenance: string;
+  }>;
   seeds: { uid: number; n: number; h: string }[];
 }
 
@@ -63,11 +72,15 @@ export function unpackHistory(s: string): Interaction[] {
 
 /**
  * Picks a persona seed of the requested ability level, deterministically from `pick` (an integer
- * from the run's RNG). Buckets come from the named tracer's initial accuracy.
+ * from the run's RNG). Buckets come from the named tracer's initial accuracy; `offset` is the
+ * seed's own ability for that tracer (a logit offset, docs/learning-model.md).
  */
-export function chooseSeed(file: PersonaSeedFile, tracer: string, ability: AbilityLevel, pick: number): { index: number; uid: number; history: Interaction[] } {
+export function chooseSeed(file: PersonaSeedFile, tracer: string, ability: AbilityLevel, pick: number): { index: number; uid: number; history: Interaction[]; offset: number } {
   const ab = file.ability[tracer];
   if (!ab) throw new SimError('UNKNOWN_TRACER', `persona seeds have no ability buckets for tracer "${tracer}" (have: ${Object.keys(file.ability).join(', ')})`);
+  if (!Array.isArray(ab.offsets) || ab.offsets.length !== file.seeds.length) {
+    throw new SimError('INTERNAL', `persona seeds: ability.${tracer}.offsets has ${Array.isArray(ab.offsets) ? ab.offsets.length : 'no'} entries for ${file.seeds.length} seeds (derive them: npx tsx scripts/derive/seed-ability.ts)`);
+  }
   const candidates: number[] = [];
   ab.buckets.forEach((b, i) => {
     if (b === ability) candidates.push(i);
@@ -75,5 +88,7 @@ export function chooseSeed(file: PersonaSeedFile, tracer: string, ability: Abili
   if (candidates.length === 0) throw new SimError('INTERNAL', `no persona seed of ability "${ability}"`);
   const index = candidates[((pick % candidates.length) + candidates.length) % candidates.length]!;
   const seed = file.seeds[index]!;
-  return { index, uid: seed.uid, history: unpackHistory(seed.h) };
+  const offset = ab.offsets[index]!;
+  if (!Number.isFinite(offset)) throw new SimError('INTERNAL', `persona seeds: ability.${tracer}.offsets[${index}] is not a number`);
+  return { index, uid: seed.uid, history: unpackHistory(seed.h), offset };
 }

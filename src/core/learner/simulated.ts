@@ -43,7 +43,7 @@ export interface SimulatedLearnerOptions {
 
 export class SimulatedLearner implements LearnerAgent {
   readonly tracer: TracerInfo;
-  readonly origin: { seedIndex: number; seedUid: number; warmup: number };
+  readonly origin: { seedIndex: number; seedUid: number; warmup: number; abilityOffset: number };
   readonly voiceName: string | null;
   readonly #scenario: Scenario;
   readonly #persona: Persona;
@@ -95,8 +95,8 @@ export class SimulatedLearner implements LearnerAgent {
     };
     const l = o.scenario.learner;
     const pick = chooseSeed(o.seeds, l.tracer, l.ability, r.fork('persona-seed').int(0, 1_000_000));
-    this.origin = { seedIndex: pick.index, seedUid: pick.uid, warmup: pick.history.length };
-    this.#learner = new Learner(this.#persona, o.tracer, pick.history, r.fork('learner:attempts'));
+    this.origin = { seedIndex: pick.index, seedUid: pick.uid, warmup: pick.history.length, abilityOffset: pick.offset };
+    this.#learner = new Learner(this.#persona, o.tracer, pick.history, r.fork('learner:attempts'), pick.offset);
   }
 
   dayStarted(day: number, io: LearnerIo): void {

@@ -87,8 +87,12 @@ export const EventSchema = z.discriminatedUnion('type', [
     scenario: ScenarioSchema,
     tutor: TutorSpecSchema,
     tracer: TracerInfoSchema,
-    /** A simulated learner's persona seed; a real student (a field trace): `{ kind: 'real', participant }` (an anonymous code). */
-    learner: z.union([z.object({ seedIndex: int, seedUid: int, warmup: nat }), z.object({ kind: z.literal('real'), participant: str })]),
+    /**
+     * A simulated learner's persona seed (engine 4 adds `abilityOffset`: the seed's own ability in
+     * logits, on every prediction; absent in older traces); a real student (a field trace):
+     * `{ kind: 'real', participant }` (an anonymous code).
+     */
+    learner: z.union([z.object({ seedIndex: int, seedUid: int, warmup: nat, abilityOffset: z.number().finite().optional() }), z.object({ kind: z.literal('real'), participant: str })]),
     /** postProbes: the parallel form of the last probe (scenario.course.probeForms 2 only; absent otherwise). */
     itemBank: z.object({
       hash: str,
