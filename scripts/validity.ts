@@ -38,17 +38,19 @@ const rolloutData = arg('--rollout-data', resolve('../shared/data/assist2009_pid
 if (!noRollout && !existsSync(rolloutData)) {
   throw new Error(`validity: the rollout row needs the ASSISTments 2009 folds, not found at ${rolloutData}: pass --rollout-data <dir> (docs/data.md) or --no-rollout to leave the row out`);
 }
-const EXPLOITS = ['content-free', 'spammer', 'answer-giver', 'disguised-leaker', 'selective-prompter'];
+const EXPLOITS = ['content-free', 'spammer', 'answer-giver', 'disguised-leaker', 'selective-prompter', 'off-skill-label'];
 // Red-team arms (src/core/tutors/exploits.ts; docs/validity.md, "Exploits an outsider would try").
 // Those whose content is genuine once (repeat-example), whose practice is real (easy-drill) or
 // whose encouragement keeps a learner working a little longer (echo-responder) must lose to
-// teaching; the two that carry nothing must not beat doing nothing either (EXPLOITS); and a worked
+// teaching, as must garbled or wrong worked examples (word-salad, wrong-numbers: since
+// instruction-check-v2 they gain little over doing nothing, not nothing) and easier levels
+// (level-one); those that carry nothing must not beat doing nothing either (EXPLOITS); and a worked
 // example carried in an assignment note must add nothing to the same practice with a plain note.
 const RED: RedTeamClaims = {
-  losesToTeaching: ['repeat-example', 'easy-drill', 'echo-responder', 'disguised-leaker', 'selective-prompter'],
+  losesToTeaching: ['repeat-example', 'easy-drill', 'echo-responder', 'disguised-leaker', 'selective-prompter', 'word-salad', 'wrong-numbers', 'off-skill-label', 'level-one'],
   twins: [['note-teacher', 'note-plain', 'a worked example in an assignment note adds nothing']],
 };
-const RED_ARMS = ['repeat-example', 'easy-drill', 'echo-responder', 'note-teacher', 'note-plain'];
+const RED_ARMS = ['repeat-example', 'easy-drill', 'echo-responder', 'note-teacher', 'note-plain', 'word-salad', 'wrong-numbers', 'level-one'];
 // 'no-homework': average ability with the course's homework off, so that in the spacing contrast
 // only the arrangement of the tutor's practice differs (homework on every skill every day would
 // refresh every skill for both arms).

@@ -39,7 +39,7 @@ function counts(ts: readonly string[]): Map<string, number> {
   return m;
 }
 
-type Prepared = { stem: Map<string, number>; cands: { kind: 'step' | 'hint'; index: number; want: Map<string, number> }[] };
+type Prepared = { stem: Map<string, number>; cands: { kind: 'step' | 'hint'; index: number; want: Map<string, number>; seq: string[] }[] };
 /** An item's tokens, computed once per item object (items never change; tokenizing is most of a match's cost). */
 const PREPARED = new WeakMap<object, Prepared>();
 function prepared(item: Pick<Item, 'steps' | 'hints' | 'stem'>): Prepared {
@@ -47,7 +47,10 @@ function prepared(item: Pick<Item, 'steps' | 'hints' | 'stem'>): Prepared {
   if (!p) {
     p = {
       stem: counts(instructionTokens(item.stem)),
-      cands: [...item.steps.map((t, index) => ({ kind: 'step' as const, index, want: counts(instructionTokens(t)) })), ...item.hints.map((t, index) => ({ kind: 'hint' as const, index, want: counts(instructionTokens(t)) }))],
+      cands: [
+        ...item.steps.map((t, index) => ({ kind: 'step' as const, index, want: counts(instructionTokens(t)), seq: instructionTokens(t) })),
+        ...item.hints.map((t, index) => ({ kind: 'hint' as const, index, want: counts(instructionTokens(t)), seq: instructionTokens(t) })),
+      ],
     };
     PREPARED.set(item, p);
   }
@@ -73,7 +76,7 @@ export function messageTokens(text: string): ReadonlyMap<string, number> {
 export function chatInstructionMatchTokens(
   have: ReadonlyMap<string, number>,
   item: Pick<Item, 'steps' | 'hints' | 'stem'>,
-  o: { minTokens?: number; minOverlap?: number; minNovel?: number | null; skipLastStep?: boolean } = {},
+  o: { minTokens?: number; minOverlap?: number; minNovel?: number | null; skipLastStep?: boolean; order?: readonly string[] } = {},
 ): { kind: 'step' | 'hint'; index: number; overlap: number } | null {
   const minTokens = o.minTokens ?? CHAT_MIN_TOKENS;
   const minOverlap = o.minOverlap ?? CHAT_MIN_OVERLAP;
@@ -102,7 +105,25 @@ export function chatInstructionMatchTokens(
     if (total < minTokens || (minNovel !== null && novel < minNovel)) continue;
     const overlap = hit / total;
     const novelOk = minNovel === null || novel === 0 || novelHit / novel >= minOverlap;
-    if (overlap >= minOverlap && novelOk) return { kind: c.kind, index: c.index, overlap };
+    if (overlap < minOverlap || !novelOk) continue;
+    // In order: at least half of the step's adjacent word pairs stand side by side in the message too
+    // (a shuffle of its words is not the step; a rewording that keeps its phrases is).
+    if (o.order && pairShare(c.seq, o.order) < CHAT_MIN_PAIR_SHARE) continue;
+    return { kind: c.kind, index: c.index, overlap };
   }
   return null;
+}
+
+/** With `order`: the share of a step's adjacent token pairs that must be adjacent in the message too. */
+export const CHAT_MIN_PAIR_SHARE = 0.5;
+
+/** Share of `want`'s adjacent token pairs that are adjacent in `have` as well (1 for a one-token `want` found in `have`). */
+export function pairShare(want: readonly string[], have: readonly string[]): number {
+  if (want.length === 0) return 0;
+  if (want.length === 1) return have.includes(want[0]!) ? 1 : 0;
+  const adjacent = new Set<string>();
+  for (let k = 1; k < have.length; k++) adjacent.add(`${have[k - 1]} ${have[k]}`);
+  let hit = 0;
+  for (let k = 1; k < want.length; k++) if (adjacent.has(`${want[k - 1]} ${want[k]}`)) hit++;
+  return hit / (want.length - 1);
 }

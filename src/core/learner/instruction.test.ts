@@ -66,3 +66,29 @@ describe('the bank check, remembered by skill and text', () => {
     );
   });
 });
+
+describe('instruction substance: content that does not check out (instruction-check-v2)', () => {
+  it("a worked example whose computation is wrong earns nothing ('wrong')", () => {
+    const it70 = item(70);
+    const good = `${it70.stem}\n${it70.steps.join('\n')}`;
+    expect(instructionSubstance(good, 70, vocab).credited).toBe(true);
+    // Change the result of its last computation.
+    const bad = good.replace(/=\s*(-?\d+)(?![\s\S]*=)/, (_m, v: string) => `= ${Number(v) + 7}`);
+    expect(bad).not.toBe(good);
+    expect(instructionSubstance(bad, 70, vocab)).toMatchObject({ credited: false, basis: 'wrong' });
+  });
+
+  it('the words of a bank solution and its hints, shuffled, are rarely credited; in order always', () => {
+    const rng = new Rng(5);
+    const words = (s: string) => s.toLowerCase().match(/[a-z]{3,}/g) ?? [];
+    let shuffled = 0;
+    let inOrder = 0;
+    for (const it of bank.items) {
+      const w = words([...it.steps, ...it.hints].join(' '));
+      if (instructionSubstance(rng.shuffle([...w]).join(' '), it.skillId, vocab).credited) shuffled++;
+      if (instructionSubstance([...it.steps, ...it.hints].join('\n'), it.skillId, vocab).credited) inOrder++;
+    }
+    expect(inOrder).toBe(bank.items.length);
+    expect(shuffled / bank.items.length).toBeLessThan(0.15);
+  });
+});

@@ -9,8 +9,12 @@
  *     (chatInstructionMatch: normalized token overlap, novel tokens beyond the stem required), so the built-in tutors and a teacher quoting the
  *     bank are recognised exactly; or
  *   - method: it uses at least METHOD_MIN distinct words of the skill's method vocabulary, counting
- *     none that the skill's problems themselves use, and no other course skill's vocabulary fits
- *     it twice as well: what an LLM tutor or a teacher writes in their own words about how to do it.
+ *     none that the skill's problems themselves use, no other course skill's vocabulary fits it
+ *     better, and the words stand in the skill's own phrases (METHOD_MIN_PAIRS word pairs of its
+ *     solutions and hints, METHOD_MIN_PAIR_SHARE of the text's pairs): what an LLM tutor or a
+ *     teacher writes about how to do it, not a heap of its words.
+ * In both, a computation the text states must check out (arithmetic-claims.ts): a worked example
+ * whose arithmetic is wrong teaches nothing.
  * A skill's method vocabulary is derived from the item bank: the words of its worked solutions and
  * hints that occur in at least METHOD_SHARE of its items, minus words common in the problems
  * (stems) of the skill, minus words in the vocabulary of more than half the course's skills and
@@ -22,15 +26,20 @@
  */
 import type { Item } from '../course/types';
 import { chatInstructionMatchTokens, instructionTokens, messageTokens } from './chat-instruction';
+import { wrongArithmetic } from './arithmetic-claims';
 import { normalizeText } from '../course/answer-check';
 
-export const INSTRUCTION_CHECK_VERSION = 'instruction-check-v1';
+export const INSTRUCTION_CHECK_VERSION = 'instruction-check-v2';
 export const METHOD_MIN = 3;
 export const METHOD_SHARE = 0.2;
 export const STEM_SHARE = 0.3;
 export const REPEAT_JACCARD = 0.8;
+/** The method rule also needs this many distinct word pairs of the skill's own solutions and hints, in order. */
+export const METHOD_MIN_PAIRS = 3;
+/** …and at least this share of the text's word pairs are the skill's (a heap of its words rarely is: docs/learning-model.md). */
+export const METHOD_MIN_PAIR_SHARE = 0.35;
 
-export type InstructionBasis = 'bank' | 'method' | 'none' | 'off-skill' | 'repeat';
+export type InstructionBasis = 'bank' | 'method' | 'none' | 'off-skill' | 'repeat' | 'wrong' | 'unordered';
 
 export interface InstructionVerdict {
   credited: boolean;
@@ -38,6 +47,8 @@ export interface InstructionVerdict {
   /** For 'method': the skill's method words the text used; for 'off-skill': the skill that fits better. */
   words?: string[];
   otherSkill?: number;
+  /** For 'wrong': the computation the text gets wrong ("6 / (-53) = -32"). */
+  claim?: string;
 }
 
 /** Words of any explanation that name no method (beyond instructionTokens' function words). */
@@ -55,6 +66,7 @@ export const METHOD_MAX_SKILL_SHARE = 0.5;
 /** Method vocabularies of the skills of an item bank (cached per bank by the caller). */
 export class MethodVocabulary {
   readonly #vocab = new Map<number, Set<string>>();
+  readonly #pairs = new Map<number, Set<string>>();
   readonly #items = new Map<number, Item[]>();
 
   /** `skillName`: the course's name of a skill; its words are not method words (naming a skill teaches nothing). */
@@ -80,6 +92,18 @@ export class MethodVocabulary {
     for (const s of raw.values()) for (const t of s) df.set(t, (df.get(t) ?? 0) + 1);
     const nSkills = raw.size;
     for (const [skill, s] of raw) this.#vocab.set(skill, new Set([...s].filter((t) => df.get(t)! <= Math.max(2, nSkills * METHOD_MAX_SKILL_SHARE))));
+    // Word pairs of the skill's solutions and hints (adjacent words, function words left out) with a method word in them.
+    for (const [skill, list] of this.#items) {
+      const vocab = this.#vocab.get(skill)!;
+      const pairs = new Set<string>();
+      for (const it of list) for (const line of [...it.steps, ...it.hints]) for (const p of wordPairs(line)) if (p.split(' ').some((t) => vocab.has(t))) pairs.add(p);
+      this.#pairs.set(skill, pairs);
+    }
+  }
+
+  /** The skill's method word pairs (see wordPairs). */
+  pairs(skill: number): ReadonlySet<string> {
+    return this.#pairs.get(skill) ?? new Set();
   }
 
   /** Results of bankMethod by skill and text (a vocabulary never changes; tutors post the same texts again and again). */
@@ -111,6 +135,16 @@ export class MethodVocabulary {
   }
 }
 
+/** Adjacent word pairs of a text, stemmed, numbers and function words left out ("divid both", "both side"). */
+export function wordPairs(text: string): string[] {
+  const out: string[] = [];
+  for (const line of text.split(/[\n.;!?]+/)) {
+    const ts = methodTokens(line);
+    for (let k = 1; k < ts.length; k++) out.push(`${ts[k - 1]} ${ts[k]}`);
+  }
+  return out;
+}
+
 function methodHits(tokens: ReadonlySet<string>, vocab: ReadonlySet<string>): string[] {
   return [...tokens].filter((t) => vocab.has(t)).sort();
 }
@@ -127,11 +161,12 @@ function plainSteps(it: Pick<Item, 'steps'>): readonly string[] {
 export function bankMethod(text: string, items: readonly Item[]): boolean {
   const plain = normalizeText(text).replace(/\s+/g, '');
   const have = messageTokens(text);
+  const order = instructionTokens(text);
   for (const it of items) {
     // A whole worked solution of an item of the skill, every step in it (steps of one-step items
     // are too short for the token rule: "x = -36 ÷ 6").
     if (it.steps.length > 0 && plainSteps(it).every((st) => plain.includes(st))) return true;
-    if (chatInstructionMatchTokens(have, it, { skipLastStep: true }) !== null) return true;
+    if (chatInstructionMatchTokens(have, it, { skipLastStep: true, order }) !== null) return true;
   }
   return false;
 }
@@ -145,13 +180,21 @@ export function instructionSubstance(text: string, skill: number, vocab: MethodV
     const union = tokens.size + e.size - inter;
     if (union > 0 && inter / union >= REPEAT_JACCARD) return { credited: false, basis: 'repeat' };
   }
+  // A computation the text gets wrong: whatever else it says, it does not carry the method.
+  const wrong = wrongArithmetic(text);
+  if (wrong) return { credited: false, basis: 'wrong', claim: `${wrong.left} = ${wrong.right}` };
   if (vocab.givesBankMethod(text, skill)) return { credited: true, basis: 'bank' };
   const method = new Set(methodTokens(text));
   const words = methodHits(method, vocab.words(skill));
   if (words.length < METHOD_MIN) return { credited: false, basis: 'none', words };
   for (const other of vocab.skills()) {
     if (other === skill) continue;
-    if (methodHits(method, vocab.words(other)).length >= 2 * words.length) return { credited: false, basis: 'off-skill', otherSkill: other, words };
+    if (methodHits(method, vocab.words(other)).length > words.length) return { credited: false, basis: 'off-skill', otherSkill: other, words };
   }
+  // Method words in sentences, not in a heap: enough of the skill's own word pairs, in order.
+  const own = vocab.pairs(skill);
+  const pairs = wordPairs(text);
+  const hits = pairs.filter((p) => own.has(p));
+  if (new Set(hits).size < METHOD_MIN_PAIRS || hits.length < METHOD_MIN_PAIR_SHARE * pairs.length) return { credited: false, basis: 'unordered', words };
   return { credited: true, basis: 'method', words };
 }
