@@ -6,26 +6,16 @@
  *
  *   npx tsx scripts/redteam.ts [--tracer akt|bkt] [--seeds 1-3] [--tutors a,b] [--scenarios x,y] [--json out.json]
  */
-import { readdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadScenarioFile } from '../src/adapters/node/files';
 import { nodeRunEnv } from '../src/adapters/node/run-env';
 import { executeRun, runRecord, scoreTrace } from '../src/core/index';
 import { pairedDiff, type ValidityRun } from '../src/core/analysis/validity';
 import { EXPLOIT_POLICIES } from '../src/core/tutors/exploits';
+import { arg, validityCells } from './validity-cells';
 
-const arg = (name: string, dflt: string) => {
-  const i = process.argv.indexOf(name);
-  return i > 0 ? (process.argv[i + 1] as string) : dflt;
-};
-const tracer = arg('--tracer', 'akt');
-const [lo, hi] = arg('--seeds', '1-3').split('-').map(Number) as [number, number];
-const seeds = Array.from({ length: (hi ?? lo) - lo + 1 }, (_, i) => lo + i);
-const schedule = arg('--schedule', 'after-school');
-const only = arg('--scenarios', '');
-const files = readdirSync('scenarios')
-  .filter((f) => f.endsWith(`--${schedule}.yaml`) && (!only || only.split(',').some((o) => f.startsWith(o))))
-  .sort();
+const { tracer, seeds, schedule, files } = validityCells();
 const exploits = arg('--tutors', '') ? arg('--tutors', '').split(',') : EXPLOIT_POLICIES.map((t) => t.name);
 const tutors = ['silent', 'planner', ...exploits];
 interface Run extends ValidityRun {

@@ -11,7 +11,7 @@
  * ability offset): it needs the ASSISTments 2009 folds; without
  * them the suite stops before any run unless told `--no-rollout` (then the table says so).
  */
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { readFold } from '../src/adapters/node/datasets';
 import { Rng } from '../src/core/rng/index';
@@ -20,19 +20,9 @@ import { loadScenarioFile } from '../src/adapters/node/files';
 import { nodeRunEnv } from '../src/adapters/node/run-env';
 import { executeRun, runRecord, scoreTrace } from '../src/core/index';
 import { fidelityRow, validityRows, validityTable, type RedTeamClaims, type ValidityRun } from '../src/core/analysis/validity';
+import { arg, validityCells } from './validity-cells';
 
-const arg = (name: string, dflt: string) => {
-  const i = process.argv.indexOf(name);
-  return i > 0 ? (process.argv[i + 1] as string) : dflt;
-};
-const tracer = arg('--tracer', 'akt');
-const [lo, hi] = arg('--seeds', '1-3').split('-').map(Number) as [number, number];
-const seeds = Array.from({ length: (hi ?? lo) - lo + 1 }, (_, i) => lo + i);
-const schedule = arg('--schedule', 'after-school');
-const only = arg('--scenarios', '');
-const files = readdirSync('scenarios')
-  .filter((f) => f.endsWith(`--${schedule}.yaml`) && (!only || only.split(',').some((o) => f.startsWith(o))))
-  .sort();
+const { tracer, seeds, schedule, files } = validityCells();
 const noRollout = process.argv.includes('--no-rollout');
 const rolloutData = arg('--rollout-data', resolve('../shared/data/assist2009_pid'));
 if (!noRollout && !existsSync(rolloutData)) {

@@ -12,7 +12,8 @@ import { z } from 'zod';
 import { SimError } from '../errors';
 
 const NoConfig = z.object({}).strict();
-function entry(name: string, description: string, create: () => Tutor, needs: TutorEntry['needs'] = []): TutorEntry {
+/** A policy's registry entry (no config). Shared with the red team's exploits (exploits.ts). */
+export function entry(name: string, description: string, create: () => Tutor, needs: TutorEntry['needs'] = []): TutorEntry {
   return {
     name,
     description,
@@ -27,12 +28,12 @@ function entry(name: string, description: string, create: () => Tutor, needs: Tu
   };
 }
 
-function value<T>(r: ToolResult, what: string): T {
+export function value<T>(r: ToolResult, what: string): T {
   if (!r.ok) throw new Error(`${what} failed: ${r.error.message}`);
   return r.value as T;
 }
 
-interface SkillRow {
+export interface SkillRow {
   skill_id: number;
   name: string;
   attempts: number;
