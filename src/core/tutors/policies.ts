@@ -39,11 +39,11 @@ export interface SkillRow {
   attempts: number;
   last_5: number[];
 }
-const gradebook = (ctx: TutorContext) => value<{ per_skill: SkillRow[] }>(ctx.tools.call('get_gradebook', { last_n: 1 }), 'get_gradebook').per_skill;
+export const gradebook = (ctx: TutorContext) => value<{ per_skill: SkillRow[] }>(ctx.tools.call('get_gradebook', { last_n: 1 }), 'get_gradebook').per_skill;
 const courseSkills = (ctx: TutorContext) => gradebook(ctx).map((r) => r.skill_id);
-const silence = (ctx: TutorContext, reason: string) => void ctx.tools.call('stay_silent', { reason });
+export const silence = (ctx: TutorContext, reason: string) => void ctx.tools.call('stay_silent', { reason });
 /** Once per day, at the learner's first login; every other wake is silence. */
-function daily(act: (ctx: TutorContext) => Promise<void> | void): () => Tutor {
+export function daily(act: (ctx: TutorContext) => Promise<void> | void): () => Tutor {
   return () => {
     let last = 0;
     return {
