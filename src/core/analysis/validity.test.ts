@@ -11,7 +11,7 @@ import { loadScenarioFile } from '../../adapters/node/files';
 import { runWith } from '../../testing/fixtures';
 import { scoreTrace } from '../index';
 import { SAME_PRACTICE, fidelityRow, pairedDiff, interaction, samePracticeScenario, validityRows, validityTable, type ValidityRun } from './validity';
-import type { TraceEvent } from '../trace/schema';
+import type { TraceEvent } from '../trace/types';
 
 const LIB = fileURLToPath(new URL('../../../scenarios/', import.meta.url));
 
