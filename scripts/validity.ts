@@ -19,7 +19,7 @@ import { GENERATIVE_TOLERANCE, decilesBy, learnerRollout } from '../src/core/lea
 import { loadScenarioFile } from '../src/adapters/node/files';
 import { nodeRunEnv } from '../src/adapters/node/run-env';
 import { executeRun, runRecord, scoreTrace } from '../src/core/index';
-import { fidelityRow, validityRows, validityTable, type RedTeamClaims, type ValidityRun } from '../src/core/analysis/validity';
+import { SAME_PRACTICE, fidelityRow, samePracticeScenario, validityRows, validityTable, type RedTeamClaims, type ValidityRun } from '../src/core/analysis/validity';
 import { arg, validityCells } from './validity-cells';
 
 const { tracer, seeds, schedule, files } = validityCells();
@@ -41,12 +41,14 @@ const RED: RedTeamClaims = {
   twins: [['note-teacher', 'note-plain', 'a worked example in an assignment note adds nothing']],
 };
 const RED_ARMS = ['repeat-example', 'easy-drill', 'echo-responder', 'note-teacher', 'note-plain', 'word-salad', 'wrong-numbers', 'level-one'];
-// 'no-homework': average ability with the course's homework off, so that in the spacing contrast
-// only the arrangement of the tutor's practice differs (homework on every skill every day would
-// refresh every skill for both arms).
+// 'same-practice': average ability, the course's homework off and the persona's practice-amount
+// habits neutralised (samePracticeScenario: one try per assigned item, no skipped blocks, giving up
+// or self-practice), so that in the spacing contrast only the arrangement of the same attempts
+// differs. Until 2026-12-03 only the homework was off, and the personas' habits made the arms'
+// practice differ (e.g. 34 vs 84 attempts for one student), which swamped the effect on BKT.
 const plan: { tutor: string; ability: string }[] = [
   ...['silent', 'planner', 'oracle', 'withholder', 'random-assigner', ...EXPLOITS, ...RED_ARMS].map((tutor) => ({ tutor, ability: 'average' })),
-  ...['massed', 'spaced'].map((tutor) => ({ tutor, ability: 'no-homework' })),
+  ...['massed', 'spaced'].map((tutor) => ({ tutor, ability: SAME_PRACTICE })),
   ...['low', 'high'].flatMap((ability) => ['silent', 'worked-examples'].map((tutor) => ({ tutor, ability }))),
 ];
 const env = nodeRunEnv();
@@ -55,10 +57,10 @@ const t0 = performance.now();
 for (const f of files) {
   for (const seed of seeds) {
     for (const { tutor, ability } of plan) {
-      const scenario = loadScenarioFile(join('scenarios', f));
+      const loaded = loadScenarioFile(join('scenarios', f));
+      const scenario = ability === SAME_PRACTICE ? samePracticeScenario(loaded) : loaded;
       scenario.learner.tracer = tracer;
-      scenario.learner.ability = (ability === 'no-homework' ? 'average' : ability) as typeof scenario.learner.ability;
-      if (ability === 'no-homework') scenario.course.homework.days = [];
+      scenario.learner.ability = (ability === SAME_PRACTICE ? 'average' : ability) as typeof scenario.learner.ability;
       const res = await executeRun(runRecord({ scenario, source: f, tutor: { name: tutor, config: {} }, seed }), env);
       // A run that stopped early (a tutor error) is not a measurement of the tutor over the horizon.
       if (res.reason !== 'horizon_reached') throw new Error(`${f} × ${tutor} × seed ${seed}: the run ended ${res.reason}${res.message ? ` (${res.message})` : ''}, not at its horizon`);

@@ -10,7 +10,8 @@ import { fileURLToPath } from 'node:url';
 import { loadScenarioFile } from '../../adapters/node/files';
 import { runWith } from '../../testing/fixtures';
 import { scoreTrace } from '../index';
-import { fidelityRow, pairedDiff, interaction, validityRows, validityTable, type ValidityRun } from './validity';
+import { SAME_PRACTICE, fidelityRow, pairedDiff, interaction, samePracticeScenario, validityRows, validityTable, type ValidityRun } from './validity';
+import type { TraceEvent } from '../trace/types';
 
 const LIB = fileURLToPath(new URL('../../../scenarios/', import.meta.url));
 
@@ -32,6 +33,52 @@ describe('validity suite (reduced)', () => {
     const rows = validityRows(runs, ['content-free', 'spammer']);
     expect(rows.filter((r) => r.claim.endsWith('does not beat doing nothing')).every((r) => r.holds)).toBe(true);
   }, 240_000);
+
+  it('the spacing arms make the same attempts, one per assigned item, only arranged differently', async () => {
+    // frustrated-spiral seed 1 with only the homework off (the design until 2026-12-03): its habits
+    // (2 tries per item, giving up after failures, self-practice) made the arms' practice differ.
+    const ownBySkill = (events: readonly TraceEvent[]) => {
+      const m = new Map<number, number>();
+      for (const e of events) if (e.type === 'attempt' && e.source === 'own') m.set(e.skill, (m.get(e.skill) ?? 0) + 1);
+      return [...m].sort((a, b) => a[0] - b[0]);
+    };
+    const base = loadScenarioFile(join(LIB, 'frustrated-spiral--after-school.yaml'));
+    const homeworkOff = structuredClone(base);
+    homeworkOff.course.homework.days = [];
+    const old = await Promise.all(['massed', 'spaced'].map((t) => runWith(homeworkOff, t, { seed: 1 })));
+    const oldTotals = old.map((r) => ownBySkill(r.events).reduce((a, [, n]) => a + n, 0));
+    expect(oldTotals[0]).not.toBe(oldTotals[1]);
+
+    const same = samePracticeScenario(base);
+    expect(base.course.homework.days.length).toBeGreaterThan(0); // a copy: the loaded scenario is untouched
+    expect(same.course.homework.days).toEqual([]);
+    const [massed, spaced] = await Promise.all(['massed', 'spaced'].map((t) => runWith(same, t, { seed: 1 })));
+    for (const r of [massed!, spaced!]) {
+      expect(r.reason).toBe('horizon_reached');
+      const attempts = r.events.filter((e) => e.type === 'attempt');
+      expect(attempts.every((e) => e.assignmentId !== null && e.source === 'own' && e.attemptNo === 1)).toBe(true);
+    }
+    // The same number of attempts in both arms: 4 a day on the 26 days with a block (30 days,
+    // Sundays off). Per skill they may differ by one day's 4 (which skill's day falls on a Sunday
+    // differs between a block and a rotation).
+    const m = ownBySkill(massed!.events);
+    const sp = ownBySkill(spaced!.events);
+    expect(m.map(([k]) => k)).toEqual(sp.map(([k]) => k));
+    expect(m.reduce((a, [, n]) => a + n, 0)).toBe(4 * 26);
+    expect(sp.reduce((a, [, n]) => a + n, 0)).toBe(4 * 26);
+    m.forEach(([, n], i) => expect(Math.abs(n - sp[i]![1])).toBeLessThanOrEqual(4));
+    const gain = (r: typeof massed) => scoreTrace(r!.events).learningGain!;
+    expect(gain(spaced)).toBeGreaterThan(gain(massed)); // this student: one of the 29 of 33 where spacing wins
+  }, 120_000);
+
+  it('the spacing row pairs only the same-practice cells', () => {
+    const cell = (tutor: string, ability: string, seed: number, gain: number): ValidityRun => ({ tutor, scenario: 's', ability, seed, gain });
+    const runs = [cell('spaced', SAME_PRACTICE, 1, 0.3), cell('massed', SAME_PRACTICE, 1, 0.1), cell('spaced', SAME_PRACTICE, 2, 0.35), cell('massed', SAME_PRACTICE, 2, 0.1), cell('spaced', SAME_PRACTICE, 3, 0.25), cell('massed', SAME_PRACTICE, 3, 0.1), cell('massed', 'average', 1, 5)];
+    const row = validityRows(runs, []).find((r) => r.claim.startsWith('spacing beats massing'))!;
+    expect(row.diff).toMatchObject({ n: 3, wins: 3 });
+    expect(row.diff.mean).toBeCloseTo(0.2, 12);
+    expect(row.holds).toBe(true);
+  });
 
   it('paired differences, d_z and the novice-expert interaction on a worked example', () => {
     const cell = (tutor: string, ability: string, seed: number, gain: number): ValidityRun => ({ tutor, scenario: 's', ability, seed, gain });
