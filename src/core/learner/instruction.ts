@@ -28,6 +28,7 @@ import type { Item } from '../course/types';
 import { chatInstructionMatchTokens, instructionTokens, messageTokens } from './chat-instruction';
 import { wrongArithmetic } from './arithmetic-claims';
 import { normalizeText } from '../course/answer-check';
+import { checkWorkedExample } from './worked-example';
 
 export const INSTRUCTION_CHECK_VERSION = 'instruction-check-v2';
 export const METHOD_MIN = 3;
@@ -39,7 +40,7 @@ export const METHOD_MIN_PAIRS = 3;
 /** …and at least this share of the text's word pairs are the skill's (a heap of its words rarely is: docs/learning-model.md). */
 export const METHOD_MIN_PAIR_SHARE = 0.35;
 
-export type InstructionBasis = 'bank' | 'method' | 'none' | 'off-skill' | 'repeat' | 'wrong' | 'unordered';
+export type InstructionBasis = 'bank' | 'method' | 'none' | 'off-skill' | 'repeat' | 'wrong' | 'unordered' | 'unchecked';
 
 export interface InstructionVerdict {
   credited: boolean;
@@ -172,7 +173,14 @@ export function bankMethod(text: string, items: readonly Item[]): boolean {
 }
 
 /** Is `text` instruction on `skill`? Pure: `earlier` are the token sets of content already credited on the skill. */
-export function instructionSubstance(text: string, skill: number, vocab: MethodVocabulary, earlier: readonly ReadonlySet<string>[] = []): InstructionVerdict {
+export function instructionSubstance(
+  text: string,
+  skill: number,
+  vocab: MethodVocabulary,
+  earlier: readonly ReadonlySet<string>[] = [],
+  /** uncheckedExamples 'rules' (the evaluation's alternative only; runs refuse): a worked example that cannot be checked goes on to the other rules. */
+  o: { uncheckedExamples?: 'refuse' | 'rules' } = {},
+): InstructionVerdict {
   const tokens = new Set(instructionTokens(text));
   for (const e of earlier) {
     let inter = 0;
@@ -183,6 +191,10 @@ export function instructionSubstance(text: string, skill: number, vocab: MethodV
   // A computation the text gets wrong: whatever else it says, it does not carry the method.
   const wrong = wrongArithmetic(text);
   if (wrong) return { credited: false, basis: 'wrong', claim: `${wrong.left} = ${wrong.right}` };
+  // A worked example must check out: a bank item's answer, or its own problem solved (worked-example.ts).
+  const we = checkWorkedExample(text, vocab.items(skill));
+  if (we.verdict === 'wrong') return { credited: false, basis: 'wrong', claim: we.claim };
+  if (we.verdict === 'unchecked' && (o.uncheckedExamples ?? 'refuse') === 'refuse') return { credited: false, basis: 'unchecked' };
   if (vocab.givesBankMethod(text, skill)) return { credited: true, basis: 'bank' };
   const method = new Set(methodTokens(text));
   const words = methodHits(method, vocab.words(skill));
