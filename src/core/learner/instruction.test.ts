@@ -71,7 +71,7 @@ describe('the bank check, remembered by skill and text', () => {
   });
 });
 
-describe('instruction substance: content that does not check out (instruction-check-v2)', () => {
+describe('instruction substance: content that does not check out (instruction-check-v2, v3)', () => {
   it("a worked example whose computation is wrong earns nothing ('wrong')", () => {
     const it70 = item(70);
     const good = `${it70.stem}\n${it70.steps.join('\n')}`;

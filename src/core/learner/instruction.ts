@@ -14,7 +14,11 @@
  *     solutions and hints, METHOD_MIN_PAIR_SHARE of the text's pairs): what an LLM tutor or a
  *     teacher writes about how to do it, not a heap of its words.
  * In both, a computation the text states must check out (arithmetic-claims.ts): a worked example
- * whose arithmetic is wrong teaches nothing.
+ * whose arithmetic is wrong teaches nothing. And a text shaped as a worked example (a problem, then
+ * working) must check out as a whole (worked-example.ts, v3): it reproduces a bank item of the
+ * skill with that item's answer, or its own problem is solved by its final answer; one that can be
+ * neither matched nor checked earns nothing ('unchecked'). A bank step or hint matched by the token
+ * rule must carry that step's own numbers.
  * A skill's method vocabulary is derived from the item bank: the words of its worked solutions and
  * hints that occur in at least METHOD_SHARE of its items, minus words common in the problems
  * (stems) of the skill, minus words in the vocabulary of more than half the course's skills and
@@ -28,9 +32,9 @@ import type { Item } from '../course/types';
 import { chatInstructionMatchTokens, instructionTokens, messageTokens } from './chat-instruction';
 import { wrongArithmetic } from './arithmetic-claims';
 import { normalizeText } from '../course/answer-check';
-import { checkWorkedExample } from './worked-example';
+import { checkWorkedExample, type WorkedExampleCheck } from './worked-example';
 
-export const INSTRUCTION_CHECK_VERSION = 'instruction-check-v2';
+export const INSTRUCTION_CHECK_VERSION = 'instruction-check-v3';
 export const METHOD_MIN = 3;
 export const METHOD_SHARE = 0.2;
 export const STEM_SHARE = 0.3;
@@ -123,6 +127,21 @@ export class MethodVocabulary {
     return r;
   }
 
+  readonly #exampleMemo = new Map<number, Map<string, WorkedExampleCheck>>();
+
+  /** checkWorkedExample(text, this.items(skill)), remembered. */
+  workedExample(text: string, skill: number): WorkedExampleCheck {
+    let m = this.#exampleMemo.get(skill);
+    if (!m) this.#exampleMemo.set(skill, (m = new Map()));
+    let r = m.get(text);
+    if (r === undefined) {
+      r = checkWorkedExample(text, this.items(skill));
+      if (m.size >= 1024) m.clear();
+      m.set(text, r);
+    }
+    return r;
+  }
+
   words(skill: number): ReadonlySet<string> {
     return this.#vocab.get(skill) ?? new Set();
   }
@@ -167,7 +186,7 @@ export function bankMethod(text: string, items: readonly Item[]): boolean {
     // A whole worked solution of an item of the skill, every step in it (steps of one-step items
     // are too short for the token rule: "x = -36 ÷ 6").
     if (it.steps.length > 0 && plainSteps(it).every((st) => plain.includes(st))) return true;
-    if (chatInstructionMatchTokens(have, it, { skipLastStep: true, order }) !== null) return true;
+    if (chatInstructionMatchTokens(have, it, { skipLastStep: true, order, numbersAgree: true }) !== null) return true;
   }
   return false;
 }
@@ -192,7 +211,7 @@ export function instructionSubstance(
   const wrong = wrongArithmetic(text);
   if (wrong) return { credited: false, basis: 'wrong', claim: `${wrong.left} = ${wrong.right}` };
   // A worked example must check out: a bank item's answer, or its own problem solved (worked-example.ts).
-  const we = checkWorkedExample(text, vocab.items(skill));
+  const we = vocab.workedExample(text, skill);
   if (we.verdict === 'wrong') return { credited: false, basis: 'wrong', claim: we.claim };
   if (we.verdict === 'unchecked' && (o.uncheckedExamples ?? 'refuse') === 'refuse') return { credited: false, basis: 'unchecked' };
   if (vocab.givesBankMethod(text, skill)) return { credited: true, basis: 'bank' };

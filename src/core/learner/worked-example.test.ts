@@ -3,7 +3,7 @@ import { buildItemBank } from '../course/item-bank';
 import { Rng } from '../rng/index';
 import { skillInfo } from '../course/skills';
 import { checkWorkedExample, exampleLines, isWorkedExample } from './worked-example';
-import { MethodVocabulary, instructionSubstance } from './instruction';
+import { MethodVocabulary, bankMethod, instructionSubstance } from './instruction';
 import type { Item } from '../course/types';
 
 const SKILLS = [68, 70, 86, 87, 11, 12];
@@ -63,6 +63,19 @@ describe('worked examples', () => {
   it('the wrong-numbers exploit (a bank worked example with every number changed) earns nothing on these skills', () => {
     const credited = bank.items.filter((it) => /\d/.test(it.steps.join(' ')) && instructionSubstance(swap(worked(it)), it.skillId, vocab).credited);
     expect(credited.map((it) => swap(worked(it)))).toEqual([]);
+  });
+
+  it("a bank step or hint matched by its words must carry its own numbers (the token rule's numbersAgree)", () => {
+    let withNumbers = 0;
+    for (const it of bank.items) {
+      for (const h of it.hints.filter((x) => /\d/.test(x))) {
+        if (!bankMethod(h, [it])) continue;
+        withNumbers++;
+        const other = h.replace(/\d+/g, (m) => String(Number(m) + 1000));
+        expect(bankMethod(other, [it]), other).toBe(false);
+      }
+    }
+    expect(withNumbers).toBeGreaterThan(5);
   });
 
   it('genuine content is still credited: bank worked examples, a correct own example, hints', () => {
