@@ -54,6 +54,16 @@ describe('worked examples', () => {
     expect(checkWorkedExample('Simplify: $8y + 6y$\n1. Like terms: 8 + 6 = 14, so the result is 15y', [])).toMatchObject({ verdict: 'wrong' });
   });
 
+  it('reads mixed numbers, words are not an expression, and a stem is matched whole', () => {
+    expect(checkWorkedExample('What is $\\frac{2}{3} \\div \\frac{1}{2}$?\n1. Multiply by the reciprocal: $\\frac{2}{3} \\times 2 = \\frac{4}{3}$ = 1 1/3', [])).toMatchObject({ verdict: 'checked' });
+    expect(checkWorkedExample('What is $\\frac{2}{3} \\div \\frac{1}{2}$?\n1. Multiply by the reciprocal: $\\frac{2}{3} \\times 2 = \\frac{4}{3}$ = 1 2/3', [])).toMatchObject({ verdict: 'wrong' });
+    // "the mean" is words: the problem cannot be read, not a product of letters.
+    expect(checkWorkedExample('Here are the goals: 4, 1, 6, 1. What is the mean?\n1. Add the values: 4 + 1 + 6 + 1 = 12\n2. There are 4 values: 12 ÷ 4 = 3', [])).toEqual({ verdict: 'unchecked' });
+    // Another bank stem that starts the same ("Solve for x: 6x = -365" is not the item "… 6x = -36").
+    const it87 = items(87).find((i) => i.stem === 'Solve for $x$: $6x = -36$')!;
+    expect(checkWorkedExample('Solve for $x$: $6x = -366$\n1. x = -366 ÷ 6\n2. x = -61', [it87])).toEqual({ verdict: 'checked', how: 'equation' });
+  });
+
   it('a problem it cannot read, with no bank item behind it, is unchecked and earns nothing', () => {
     const t = 'Lena has 7 shirts and 3 pairs of pants. How many outfits can she make?\n1. Each shirt goes with each pair of pants\n2. So she can make 22 outfits';
     expect(checkWorkedExample(t, items(68))).toEqual({ verdict: 'unchecked' });

@@ -89,18 +89,33 @@ function answerCandidates(line: string): string[] {
   if (colon >= 0) out.push(plain.slice(colon + 1));
   const is = /\b(?:is|are|gives|makes|get)\s+(.+)$/i.exec(plain);
   if (is) out.push(is[1]!);
-  const nums = plain.match(/-?\d+(?:\.\d+)?(?:\s*\/\s*\d+)?/g);
+  const nums = plain.match(/-?\d+(?:\s+\d+\s*\/\s*\d+|(?:\.\d+)?(?:\s*\/\s*\d+)?)/g);
   if (nums) out.push(nums[nums.length - 1]!);
   out.push(plain);
-  return [...new Set(out.map((s) => s.replace(/^[\s,;]+|[\s,;]+$/g, '')).filter((s) => s.length > 0))];
+  // A mixed number "1 2/7" is 1 + 2/7 (the expression parser reads two numbers side by side as an error).
+  const mixed = (s: string) => s.replace(/(-?)(\d+)\s+(\d+)\s*\/\s*(\d+)/g, '$1($2+$3/$4)');
+  return [...new Set(out.map((s) => mixed(s.replace(/^[\s,;]+|[\s,;]+$/g, ''))).filter((s) => s.length > 0))];
 }
+
+/** Does a squashed text hold a squashed stem at the start of a line, not running on into a longer number or word ("Solve: 6x = -36" is not in "Solve: 6x = -365")? */
+function holdsStem(plain: string, stem: string): boolean {
+  const text = `\n${plain}`;
+  for (let k = text.indexOf(`\n${stem}`); k >= 0; k = text.indexOf(`\n${stem}`, k + 1)) {
+    const next = text[k + 1 + stem.length];
+    if (next === undefined || !/[\p{L}\d]/u.test(stem.slice(-1)) || !/[\p{L}\d.,]/u.test(next)) return true;
+  }
+  return false;
+}
+
+/** Math, not words: a digit, and no word of two or more letters but sqrt and pi ("the mean" is not an expression). */
+const isMath = (s: string) => /\d/.test(s) && !/[a-z]{2,}/i.test(s.replace(/sqrt|pi/gi, ''));
 
 /** (a): the text holds a bank item's stem; it must give that item's answer. */
 function checkReproduction(text: string, lines: readonly string[], items: readonly Item[]): WorkedExampleCheck | null {
   const plain = squash(text);
   const cands = items.filter((it) => {
     const s = squashed(it).stem;
-    return s.length >= MIN_STEM_CHARS && plain.includes(s);
+    return s.length >= MIN_STEM_CHARS && holdsStem(plain, s);
   });
   if (cands.length === 0) {
     // No stem, but every step of an item of the skill: its whole worked solution.
@@ -177,6 +192,7 @@ function checkEquation(first: string, lines: readonly string[]): WorkedExampleCh
   const m = /\bsolve\b(?:\s+for\s+([a-z]))?[^:]*:\s*(.+)$/i.exec(first);
   if (!m) return null;
   const body = m[2]!.replace(/[.]\s*$/, '').trim();
+  if (!isMath(body)) return null;
   if (/[=<>≤≥].*\band\b.*[=<>≤≥]/i.test(body)) return null; // a system
   const stem = parseRelation(body);
   if (!stem) return null;
@@ -216,7 +232,7 @@ function checkEquation(first: string, lines: readonly string[]): WorkedExampleCh
 /** (b) an expression to work out: "What is E?", "Evaluate E", "Simplify: E". */
 function checkExpression(first: string, lines: readonly string[]): WorkedExampleCheck | null {
   const m = /^(?:what is|evaluate|compute|calculate|simplify|expand and simplify|expand)\s*:?\s*(.+?)\s*[?.]?\s*$/i.exec(first);
-  if (!m) return null;
+  if (!m || !isMath(m[1]!)) return null;
   const expr = tryParseExpr(m[1]!);
   if (!expr) return null;
   const vars = variables(expr);
