@@ -11,7 +11,8 @@
  *   - method: it uses at least METHOD_MIN distinct words of the skill's method vocabulary, counting
  *     none that the skill's problems themselves use, no other course skill's vocabulary fits it
  *     better, and the words stand in the skill's own phrases (METHOD_MIN_PAIRS word pairs of its
- *     solutions and hints, METHOD_MIN_PAIR_SHARE of the text's pairs): what an LLM tutor or a
+ *     solutions and hints, METHOD_MIN_PAIR_SHARE of the text's pairs, and from v3 one three-word
+ *     phrase of them, function words included: phrases3): what an LLM tutor or a
  *     teacher writes about how to do it, not a heap of its words.
  * In both, a computation the text states must check out (arithmetic-claims.ts): a worked example
  * whose arithmetic is wrong teaches nothing. And a text shaped as a worked example (a problem, then
@@ -73,6 +74,7 @@ export class MethodVocabulary {
   readonly #vocab = new Map<number, Set<string>>();
   readonly #pairs = new Map<number, Set<string>>();
   readonly #items = new Map<number, Item[]>();
+  readonly #phrases = new Map<number, Set<string>>();
 
   /** `skillName`: the course's name of a skill; its words are not method words (naming a skill teaches nothing). */
   constructor(items: readonly Item[], skillName?: (skill: number) => string) {
@@ -103,7 +105,16 @@ export class MethodVocabulary {
       const pairs = new Set<string>();
       for (const it of list) for (const line of [...it.steps, ...it.hints]) for (const p of wordPairs(line)) if (p.split(' ').some((t) => vocab.has(t))) pairs.add(p);
       this.#pairs.set(skill, pairs);
+      const phrases = new Set<string>();
+      for (const it of list) for (const p of phrases3([...it.steps, ...it.hints].join('\n'))) phrases.add(p);
+      this.#phrases.set(skill, phrases);
     }
+  }
+
+  /** Does the text hold a three-word phrase (function words included) of the skill's solutions and hints? */
+  hasPhrase(text: string, skill: number): boolean {
+    const own = this.#phrases.get(skill);
+    return !!own && phrases3(text).some((p) => own.has(p));
   }
 
   /** The skill's method word pairs (see wordPairs). */
@@ -153,6 +164,16 @@ export class MethodVocabulary {
   skills(): number[] {
     return [...this.#vocab.keys()];
   }
+}
+
+/** Three adjacent words of a text within a sentence or clause, function words kept, numbers left out ("both sides by"). */
+export function phrases3(text: string): string[] {
+  const out: string[] = [];
+  for (const part of text.toLowerCase().split(/[\n.;:,!?]+/)) {
+    const ws = part.match(/[a-z]+/g) ?? [];
+    for (let k = 2; k < ws.length; k++) out.push(`${ws[k - 2]} ${ws[k - 1]} ${ws[k]}`);
+  }
+  return out;
 }
 
 /** Adjacent word pairs of a text, stemmed, numbers and function words left out ("divid both", "both side"). */
@@ -227,5 +248,7 @@ export function instructionSubstance(
   const pairs = wordPairs(text);
   const hits = pairs.filter((p) => own.has(p));
   if (new Set(hits).size < METHOD_MIN_PAIRS || hits.length < METHOD_MIN_PAIR_SHARE * pairs.length) return { credited: false, basis: 'unordered', words };
+  // …and at least one of the skill's three-word phrases with its function words (v3): a shuffle of its words rarely keeps one.
+  if (!vocab.hasPhrase(text, skill)) return { credited: false, basis: 'unordered', words };
   return { credited: true, basis: 'method', words };
 }
