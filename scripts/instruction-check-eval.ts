@@ -22,8 +22,8 @@ const CONTENT_FREE = [
 ];
 type Row = { label: string; tried: number; credited: number };
 const rows: Row[] = [];
-const count = (label: string, cases: [string, number][]) => {
-  const r = { label, tried: cases.length, credited: cases.filter(([t, s]) => instructionSubstance(t, s, vocab).credited).length };
+const count = (label: string, cases: [string, number][], uncheckedExamples: 'refuse' | 'rules' = 'refuse') => {
+  const r = { label, tried: cases.length, credited: cases.filter(([t, s]) => instructionSubstance(t, s, vocab, [], { uncheckedExamples }).credited).length };
   rows.push(r);
 };
 const other = (s: number) => {
@@ -35,6 +35,12 @@ const worked = bank.items.map((it) => [`${it.stem}\n${it.steps.map((st, k) => `$
 const hints = bank.items.flatMap((it) => it.hints.map((h) => [h, it.skillId] as [string, number]));
 count('bank worked solution, its own skill', worked);
 count('bank hint, its own skill', hints);
+// An LLM tutor's own correct worked examples, stood in for by another bank's (seed 2): the same
+// skills and forms, correct, but numbers this run's bank does not hold (docs/validity.md, "Instruction check v3").
+const bank2 = buildItemBank({ skills, itemsPerLevel: 12, probesPerSkill: 3 }, new Rng(2));
+const own = bank2.items.map((it) => [`${it.stem}\n${it.steps.map((st, k) => `${k + 1}. ${st}`).join('\n')}`, it.skillId] as [string, number]);
+count('correct worked example with its own numbers (bank seed 2), its own skill', own);
+count('  … the same, unchecked examples left to the other rules (the alternative)', own, 'rules');
 count('bank worked solution, declared on another skill', worked.map(([t, s]) => [t, other(s)]));
 count('bank hint, declared on another skill', hints.map(([t, s]) => [t, other(s)]));
 count('the problem restated (stem only)', bank.items.map((it) => [it.stem, it.skillId]));

@@ -28,6 +28,13 @@ describe('arithmetic claims', () => {
     expect(wrongArithmetic('76900 + 100 = 77,000')).toBeNull();
   });
 
+  it('a list number opening a line is not part of the computation', () => {
+    expect(wrongArithmetic('What is 36 - 82?\n1. Regroup\n3. 36 - 82 = 55')).toMatchObject({ left: '36 - 82', right: '55', correct: false });
+    expect(wrongArithmetic('What is 36 - 82?\n2) 36 - 82 = -46')).toBeNull();
+    // A decimal at the start of a line is a number, not a list number.
+    expect(wrongArithmetic('4.5 + 1 = 5.5')).toBeNull();
+  });
+
   it('does not read algebra, percents, remainders or words as claims', () => {
     for (const t of ['Multiply 8 by each term: 8 × y + 8 × 11 = 8y + 88', '20% of 28 = 0.2 × 28 = 5.60', 'x^5 · x^7 = x^(5 + 7) = x^12', '5x - 21 + 126 = 180, so 5x - 21 = 54', '17 ÷ 5 = 3 R 2', '17 ÷ 5 = 3 remainder 2', 'Sale price: 28 - 5.60 = 22.40.'])
       expect(arithmeticClaims(t).filter((c) => !c.correct), t).toEqual([]);

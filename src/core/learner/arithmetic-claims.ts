@@ -17,6 +17,8 @@ const IN_RUN = /[0-9.+\-*/^() \t]/;
 
 function normalise(text: string): string {
   return text
+    // A list number opening a line ("3. 36 - 82 = -46") is not part of the computation.
+    .replace(/^[ \t]*\d+[.)][ \t]+/gm, '')
     .replace(/\\(?:times|cdot|ast)/g, '*')
     .replace(/\\div/g, '/')
     .replace(/\\left|\\right/g, '')

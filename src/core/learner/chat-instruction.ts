@@ -76,7 +76,7 @@ export function messageTokens(text: string): ReadonlyMap<string, number> {
 export function chatInstructionMatchTokens(
   have: ReadonlyMap<string, number>,
   item: Pick<Item, 'steps' | 'hints' | 'stem'>,
-  o: { minTokens?: number; minOverlap?: number; minNovel?: number | null; skipLastStep?: boolean; order?: readonly string[] } = {},
+  o: { minTokens?: number; minOverlap?: number; minNovel?: number | null; skipLastStep?: boolean; order?: readonly string[]; numbersAgree?: boolean } = {},
 ): { kind: 'step' | 'hint'; index: number; overlap: number } | null {
   const minTokens = o.minTokens ?? CHAT_MIN_TOKENS;
   const minOverlap = o.minOverlap ?? CHAT_MIN_OVERLAP;
@@ -109,6 +109,8 @@ export function chatInstructionMatchTokens(
     // In order: at least half of the step's adjacent word pairs stand side by side in the message too
     // (a shuffle of its words is not the step; a rewording that keeps its phrases is).
     if (o.order && pairShare(c.seq, o.order) < CHAT_MIN_PAIR_SHARE) continue;
+    // With numbersAgree: every number of the step is in the message (its words with other numbers are another, unchecked, problem).
+    if (o.numbersAgree && c.seq.some((t) => /^\d/.test(t) && !have.has(t))) continue;
     return { kind: c.kind, index: c.index, overlap };
   }
   return null;

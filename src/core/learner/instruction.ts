@@ -11,10 +11,15 @@
  *   - method: it uses at least METHOD_MIN distinct words of the skill's method vocabulary, counting
  *     none that the skill's problems themselves use, no other course skill's vocabulary fits it
  *     better, and the words stand in the skill's own phrases (METHOD_MIN_PAIRS word pairs of its
- *     solutions and hints, METHOD_MIN_PAIR_SHARE of the text's pairs): what an LLM tutor or a
+ *     solutions and hints, METHOD_MIN_PAIR_SHARE of the text's pairs, and from v3 one three-word
+ *     phrase of them, function words included: phrases3): what an LLM tutor or a
  *     teacher writes about how to do it, not a heap of its words.
  * In both, a computation the text states must check out (arithmetic-claims.ts): a worked example
- * whose arithmetic is wrong teaches nothing.
+ * whose arithmetic is wrong teaches nothing. And a text shaped as a worked example (a problem, then
+ * working) must check out as a whole (worked-example.ts, v3): it reproduces a bank item of the
+ * skill with that item's answer, or its own problem is solved by its final answer; one that can be
+ * neither matched nor checked earns nothing ('unchecked'). A bank step or hint matched by the token
+ * rule must carry that step's own numbers.
  * A skill's method vocabulary is derived from the item bank: the words of its worked solutions and
  * hints that occur in at least METHOD_SHARE of its items, minus words common in the problems
  * (stems) of the skill, minus words in the vocabulary of more than half the course's skills and
@@ -28,8 +33,9 @@ import type { Item } from '../course/types';
 import { chatInstructionMatchTokens, instructionTokens, messageTokens } from './chat-instruction';
 import { wrongArithmetic } from './arithmetic-claims';
 import { normalizeText } from '../course/answer-check';
+import { checkWorkedExample, type WorkedExampleCheck } from './worked-example';
 
-export const INSTRUCTION_CHECK_VERSION = 'instruction-check-v2';
+export const INSTRUCTION_CHECK_VERSION = 'instruction-check-v3';
 export const METHOD_MIN = 3;
 export const METHOD_SHARE = 0.2;
 export const STEM_SHARE = 0.3;
@@ -39,7 +45,7 @@ export const METHOD_MIN_PAIRS = 3;
 /** …and at least this share of the text's word pairs are the skill's (a heap of its words rarely is: docs/learning-model.md). */
 export const METHOD_MIN_PAIR_SHARE = 0.35;
 
-export type InstructionBasis = 'bank' | 'method' | 'none' | 'off-skill' | 'repeat' | 'wrong' | 'unordered';
+export type InstructionBasis = 'bank' | 'method' | 'none' | 'off-skill' | 'repeat' | 'wrong' | 'unordered' | 'unchecked';
 
 export interface InstructionVerdict {
   credited: boolean;
@@ -68,6 +74,7 @@ export class MethodVocabulary {
   readonly #vocab = new Map<number, Set<string>>();
   readonly #pairs = new Map<number, Set<string>>();
   readonly #items = new Map<number, Item[]>();
+  readonly #phrases = new Map<number, Set<string>>();
 
   /** `skillName`: the course's name of a skill; its words are not method words (naming a skill teaches nothing). */
   constructor(items: readonly Item[], skillName?: (skill: number) => string) {
@@ -98,7 +105,16 @@ export class MethodVocabulary {
       const pairs = new Set<string>();
       for (const it of list) for (const line of [...it.steps, ...it.hints]) for (const p of wordPairs(line)) if (p.split(' ').some((t) => vocab.has(t))) pairs.add(p);
       this.#pairs.set(skill, pairs);
+      const phrases = new Set<string>();
+      for (const it of list) for (const p of phrases3([...it.steps, ...it.hints].join('\n'))) phrases.add(p);
+      this.#phrases.set(skill, phrases);
     }
+  }
+
+  /** Does the text hold a three-word phrase (function words included) of the skill's solutions and hints? */
+  hasPhrase(text: string, skill: number): boolean {
+    const own = this.#phrases.get(skill);
+    return !!own && phrases3(text).some((p) => own.has(p));
   }
 
   /** The skill's method word pairs (see wordPairs). */
@@ -122,6 +138,21 @@ export class MethodVocabulary {
     return r;
   }
 
+  readonly #exampleMemo = new Map<number, Map<string, WorkedExampleCheck>>();
+
+  /** checkWorkedExample(text, this.items(skill)), remembered. */
+  workedExample(text: string, skill: number): WorkedExampleCheck {
+    let m = this.#exampleMemo.get(skill);
+    if (!m) this.#exampleMemo.set(skill, (m = new Map()));
+    let r = m.get(text);
+    if (r === undefined) {
+      r = checkWorkedExample(text, this.items(skill));
+      if (m.size >= 1024) m.clear();
+      m.set(text, r);
+    }
+    return r;
+  }
+
   words(skill: number): ReadonlySet<string> {
     return this.#vocab.get(skill) ?? new Set();
   }
@@ -133,6 +164,16 @@ export class MethodVocabulary {
   skills(): number[] {
     return [...this.#vocab.keys()];
   }
+}
+
+/** Three adjacent words of a text within a sentence or clause, function words kept, numbers left out ("both sides by"). */
+export function phrases3(text: string): string[] {
+  const out: string[] = [];
+  for (const part of text.toLowerCase().split(/[\n.;:,!?]+/)) {
+    const ws = part.match(/[a-z]+/g) ?? [];
+    for (let k = 2; k < ws.length; k++) out.push(`${ws[k - 2]} ${ws[k - 1]} ${ws[k]}`);
+  }
+  return out;
 }
 
 /** Adjacent word pairs of a text, stemmed, numbers and function words left out ("divid both", "both side"). */
@@ -166,13 +207,20 @@ export function bankMethod(text: string, items: readonly Item[]): boolean {
     // A whole worked solution of an item of the skill, every step in it (steps of one-step items
     // are too short for the token rule: "x = -36 ÷ 6").
     if (it.steps.length > 0 && plainSteps(it).every((st) => plain.includes(st))) return true;
-    if (chatInstructionMatchTokens(have, it, { skipLastStep: true, order }) !== null) return true;
+    if (chatInstructionMatchTokens(have, it, { skipLastStep: true, order, numbersAgree: true }) !== null) return true;
   }
   return false;
 }
 
 /** Is `text` instruction on `skill`? Pure: `earlier` are the token sets of content already credited on the skill. */
-export function instructionSubstance(text: string, skill: number, vocab: MethodVocabulary, earlier: readonly ReadonlySet<string>[] = []): InstructionVerdict {
+export function instructionSubstance(
+  text: string,
+  skill: number,
+  vocab: MethodVocabulary,
+  earlier: readonly ReadonlySet<string>[] = [],
+  /** uncheckedExamples 'rules' (the evaluation's alternative only; runs refuse): a worked example that cannot be checked goes on to the other rules. */
+  o: { uncheckedExamples?: 'refuse' | 'rules' } = {},
+): InstructionVerdict {
   const tokens = new Set(instructionTokens(text));
   for (const e of earlier) {
     let inter = 0;
@@ -183,6 +231,10 @@ export function instructionSubstance(text: string, skill: number, vocab: MethodV
   // A computation the text gets wrong: whatever else it says, it does not carry the method.
   const wrong = wrongArithmetic(text);
   if (wrong) return { credited: false, basis: 'wrong', claim: `${wrong.left} = ${wrong.right}` };
+  // A worked example must check out: a bank item's answer, or its own problem solved (worked-example.ts).
+  const we = vocab.workedExample(text, skill);
+  if (we.verdict === 'wrong') return { credited: false, basis: 'wrong', claim: we.claim };
+  if (we.verdict === 'unchecked' && (o.uncheckedExamples ?? 'refuse') === 'refuse') return { credited: false, basis: 'unchecked' };
   if (vocab.givesBankMethod(text, skill)) return { credited: true, basis: 'bank' };
   const method = new Set(methodTokens(text));
   const words = methodHits(method, vocab.words(skill));
@@ -196,5 +248,7 @@ export function instructionSubstance(text: string, skill: number, vocab: MethodV
   const pairs = wordPairs(text);
   const hits = pairs.filter((p) => own.has(p));
   if (new Set(hits).size < METHOD_MIN_PAIRS || hits.length < METHOD_MIN_PAIR_SHARE * pairs.length) return { credited: false, basis: 'unordered', words };
+  // …and at least one of the skill's three-word phrases with its function words (v3): a shuffle of its words rarely keeps one.
+  if (!vocab.hasPhrase(text, skill)) return { credited: false, basis: 'unordered', words };
   return { credited: true, basis: 'method', words };
 }
