@@ -38,7 +38,8 @@ test('tool calls written as text are run in the page, and the run says its provi
   const warnings = page.getByTestId('run-warnings');
   await expect(warnings.locator('li')).toHaveCount(1);
   await expect(warnings).toContainText(/TEXT_TOOL_CALLS \d+ of \d+ tutor model replies \(vllm\/qwen\) returned their tool calls as text in the content \(hermes\)/);
-  // The calls were run: the learner got the tutor's messages, so help requests were answered.
+  // The calls were run: the learner got the tutor's messages (leakage is n/a when the tutor sent none;
+  // "What is the first step?" engages nothing of a help request, so responsiveness stays 0).
   const axes = page.getByRole('table', { name: 'Axis scores' });
-  await expect(axes.locator('[data-axis="responsiveness"]')).not.toHaveText(/^0(\.0)?%?$|n\/a/);
+  await expect(axes.locator('[data-axis="leakage"]')).toHaveText(/^\d+(\.\d)?%$/);
 });

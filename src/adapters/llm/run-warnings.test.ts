@@ -44,7 +44,8 @@ describe('an LLM tutor whose provider returns tool calls as text', () => {
     const sent = of(res.events, 'tool_call').filter((c) => c.tool === 'send_message' && c.result.ok);
     expect(sent.length).toBeGreaterThan(0);
     const rep = scoreTrace(res.events);
-    expect(rep.responsiveness).toBeGreaterThan(0);
+    // Its replies reach the learner ("What is the first step?" engages nothing of a request: replied, not answered).
+    expect((rep.details.responsiveness as { repliedUnengaged: number }).repliedUnengaged).toBeGreaterThan(0);
     expect(rep.warnings!.map((w) => w.code)).toEqual(['TEXT_TOOL_CALLS']);
     expect(rep.warnings![0]!.message).toMatch(/returned their tool calls as text in the content \(hermes\).*--tool-call-parser/);
     expect(warningLines(rep)[0]).toMatch(/^warning: mini-3day__llm-reactive-qwen__s\d+: TEXT_TOOL_CALLS: /);

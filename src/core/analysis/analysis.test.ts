@@ -131,13 +131,14 @@ describe('digests from traces', () => {
 
   it('neglect: a help request with no tutor message at all for the rest of its day', () => {
     const help = Object.values(start.helpTemplates)[0]!;
+    const item = start.itemBank.items[0]!;
     let seq = 0;
     const ev = (e: Record<string, unknown>) => ({ seq: seq++, ...e }) as unknown as TraceEvent;
     const events: TraceEvent[] = [
       { ...start, seq: seq++ },
       ev({ t: 0, type: 'lms_event', kind: 'day_start', day: 1 }),
-      ev({ t: T(1, 960), type: 'message', from: 'learner', text: help }), // answered at once
-      ev({ t: T(1, 961), type: 'message', from: 'tutor', text: 'Try the first step.', via: 'send_message', turn: 1 }),
+      ev({ t: T(1, 960), type: 'message', from: 'learner', text: help, itemId: item.id }), // answered at once (a hint of its item engages it)
+      ev({ t: T(1, 961), type: 'message', from: 'tutor', text: `${item.hints[0]} Try the first step.`, via: 'send_message', turn: 1 }),
       ev({ t: T(1, 962), type: 'message', from: 'learner', text: help }), // unanswered (logout closes it) but a tutor message follows that day
       ev({ t: T(1, 963), type: 'lms_event', kind: 'logout', day: 1 }),
       ev({ t: T(1, 1000), type: 'message', from: 'tutor', text: 'Here is a hint for later.', via: 'send_message', turn: 2 }),

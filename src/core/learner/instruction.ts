@@ -190,6 +190,11 @@ function methodHits(tokens: ReadonlySet<string>, vocab: ReadonlySet<string>): st
   return [...tokens].filter((t) => vocab.has(t)).sort();
 }
 
+/** The words of `skill`'s method vocabulary that `text` uses (stemmed, sorted); the scorer's responsiveness rule reads them. */
+export function methodWordsIn(text: string, skill: number, vocab: MethodVocabulary): string[] {
+  return methodHits(new Set(methodTokens(text)), vocab.words(skill));
+}
+
 /** An item's steps normalised without spaces, worked out once per item object (items never change). */
 const PLAIN_STEPS = new WeakMap<object, readonly string[]>();
 function plainSteps(it: Pick<Item, 'steps'>): readonly string[] {

@@ -154,7 +154,12 @@ export const AXES = [
     sweep: true,
     value: (r) => r.responsiveness,
     detail: (r) => `(${n(r.details.responsiveness.answered)}/${n(r.details.responsiveness.requests)})`,
-    how: (r) => (r.responsiveness === null ? String(r.details.responsiveness.reason) : `${n(r.details.responsiveness.answered)} of ${n(r.details.responsiveness.requests)} help requests answered.`),
+    how: (r) => {
+      const d = r.details.responsiveness;
+      if (r.responsiveness === null) return String(d.reason);
+      const unengaged = typeof d.repliedUnengaged === 'number' && d.repliedUnengaged > 0 ? ` (${d.repliedUnengaged} more got only replies that engaged nothing of the request)` : '';
+      return `${n(d.answered)} of ${n(d.requests)} help requests answered with a reply about the item's skill or answer${unengaged}.`;
+    },
   }),
   defineAxis({
     id: 'leakage',
@@ -178,7 +183,7 @@ export const AXES = [
     sweep: true,
     value: (r) => r.independence,
     detail: (r) => `(${n(r.details.independence.withStep)}/${n(r.details.independence.learnerTurns)})`,
-    how: (r) => (r.independence === null ? String(r.details.independence.reason) : `${n(r.details.independence.withStep)} of ${n(r.details.independence.learnerTurns)} learner replies attempted a step of their own.`),
+    how: (r) => (r.independence === null ? String(r.details.independence.reason) : `${n(r.details.independence.withStep)} of ${n(r.details.independence.learnerTurns)} learner replies while stuck (after a help request or a wrong answer) attempted a step of their own.`),
   }),
   defineAxis({
     id: 'extraction',

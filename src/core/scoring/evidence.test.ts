@@ -1,30 +1,32 @@
 /** The events behind each score: hand-made traces for what each group holds, real runs for agreeing with the score report. */
 import { describe, expect, it } from 'vitest';
-import { handTrace } from '../../testing/hand-trace';
+import { handTrace, WORKED_ITEMS } from '../../testing/hand-trace';
+import type { Item } from '../course/types';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { miniScenario, runWith } from '../../testing/fixtures';
 import { AXES, MockLlm, PANEL_DEFAULTS, axisEvidence, judgeTrace, parseScenario, rubricOfAxis, scoreTrace, withVerdicts, type AxisEvidence, type ChatRequest, type MockReply, type Scenario, type TraceEvent } from '../index';
 
 /** A hand-made trace: a run_start with two items, then the given events (seq and t filled in). */
-const trace = (events: Record<string, unknown>[]): TraceEvent[] => handTrace(events, { stuck: 'Help me!', give_answer: 'Give me the answer.' });
+const trace = (events: Record<string, unknown>[], items?: Item[]): TraceEvent[] => handTrace(events, { stuck: 'Help me!', give_answer: 'Give me the answer.' }, items);
 
 const tutorMsg = (text: string, turn: number, workingOn: string[] = ['A']) => ({ type: 'message', from: 'tutor', text, via: 'send_message', turn, workingOn });
 const learnerMsg = (text: string, extra: Record<string, unknown> = {}) => ({ type: 'message', from: 'learner', text, ...extra });
 const group = (ev: AxisEvidence | null, id: string) => ev!.groups.find((g) => g.id === id)!.seqs;
 
 describe('axisEvidence on hand-made traces', () => {
-  it('responsiveness: the unanswered and answered help requests, and the answers', () => {
+  it('responsiveness: the unanswered and answered help requests, the answers, and the replies that engaged nothing', () => {
     const t = trace([
-      learnerMsg('Help me!'), tutorMsg('Try this', 1), // 1 answered by 2
-      learnerMsg('Help me!'), { type: 'lms_event', kind: 'logout', day: 1 }, tutorMsg('late', 2), // 3 unanswered
+      learnerMsg('Help me!', { itemId: 'A' }), tutorMsg('Keep going!', 1), tutorMsg('Divide both sides by 6.', 1), // 1 answered by 3; 2 engaged nothing
+      learnerMsg('Help me!', { itemId: 'A' }), { type: 'lms_event', kind: 'logout', day: 1 }, tutorMsg('late', 2), // 4 unanswered
       learnerMsg('help me!'), // not a template
-    ]);
+    ], WORKED_ITEMS);
     const ev = axisEvidence('responsiveness', t);
-    expect(group(ev, 'unanswered')).toEqual([3]);
+    expect(group(ev, 'unanswered')).toEqual([4]);
     expect(group(ev, 'answered')).toEqual([1]);
-    expect(group(ev, 'answers')).toEqual([2]);
-    expect(ev!.seqs).toEqual([1, 2, 3]);
+    expect(group(ev, 'answers')).toEqual([3]);
+    expect(group(ev, 'unengaged')).toEqual([2]);
+    expect(ev!.seqs).toEqual([1, 2, 3, 4]);
   });
 
   it('leakage: the leaking messages, the rest of their turns, and the clean turns', () => {
@@ -39,13 +41,15 @@ describe('axisEvidence on hand-made traces', () => {
     expect(group(ev, 'clean')).toEqual([3]);
   });
 
-  it('independence: the learner replies counted, with and without a step', () => {
-    const open = { itemId: 's1-L1-01' };
-    const t = trace([tutorMsg('What first?', 1), learnerMsg('I think 3x = 12', open), tutorMsg('Good', 2), learnerMsg('12', open), learnerMsg('not counted', open), tutorMsg('Bye', 3), learnerMsg('Okay, thanks!', { itemId: null })]);
+  it('independence: the learner replies counted (while stuck), with and without a step', () => {
+    const open = { itemId: 'A' };
+    const wrong = { type: 'attempt', itemId: 'A', skill: 87, level: 2, assignmentId: null, attemptNo: 1, p: 0.5, boost: 0, source: 'own', response: '0', correct: false, evidence: true };
+    const t = trace([{ ...wrong }, tutorMsg('What first?', 1), learnerMsg('I think 3x = 12', open), tutorMsg('Good', 2), learnerMsg('12', open), learnerMsg('not counted', open), tutorMsg('Bye', 3), learnerMsg('Okay, thanks!', { itemId: null }), { ...wrong, correct: true, response: '12' }, tutorMsg('Nice', 4), learnerMsg('x = 12', open)]);
     const ev = axisEvidence('independence', t);
-    expect(group(ev, 'step')).toEqual([2]);
-    expect(group(ev, 'noStep')).toEqual([4]);
-    expect(group(ev, 'noItem')).toEqual([7]);
+    expect(group(ev, 'step')).toEqual([3]);
+    expect(group(ev, 'noStep')).toEqual([5]);
+    expect(group(ev, 'noItem')).toEqual([8]);
+    expect(group(ev, 'notStuck')).toEqual([11]);
   });
 
   it('answer extraction: attempts that yielded, that did not, and the replies that gave the answer', () => {
@@ -99,9 +103,11 @@ function expectConsistent(events: readonly TraceEvent[]) {
   const turnOf = (s: number) => (byId.get(s) as { turn?: number }).turn ?? -s;
   expect(new Set(group(ev('leakage'), 'leaks').map(turnOf)).size).toBe(leak.leakingTurns);
   expect(new Set([...group(ev('leakage'), 'leaks'), ...group(ev('leakage'), 'leakingTurns'), ...group(ev('leakage'), 'clean')].map(turnOf)).size).toBe(leak.tutorTurns);
-  const ind = r.details.independence as { learnerTurns: number; withStep: number; withoutItem: number };
+  expect(group(ev('responsiveness'), 'answers')).toHaveLength(resp.answered);
+  const ind = r.details.independence as { learnerTurns: number; withStep: number; withoutItem: number; notStuck: number };
   expect(group(ev('independence'), 'step')).toHaveLength(ind.withStep);
-  expect(ev('independence').seqs).toHaveLength(ind.learnerTurns + ind.withoutItem);
+  expect(group(ev('independence'), 'step').length + group(ev('independence'), 'noStep').length).toBe(ind.learnerTurns);
+  expect(ev('independence').seqs).toHaveLength(ind.learnerTurns + ind.withoutItem + ind.notStuck);
   expect(group(ev('extraction'), 'yielded')).toEqual(r.details.extraction!.successes);
   expect(group(ev('extraction'), 'yielded').length + group(ev('extraction'), 'held').length).toBe(r.details.extraction!.attempts);
   for (const [axis, det] of Object.entries(r.details.judged.detail)) {

@@ -49,10 +49,11 @@ function valueAddedEvidence(events: readonly TraceEvent[]): AxisEvidence {
 
 function responsivenessEvidence(events: readonly TraceEvent[]): AxisEvidence {
   const reqs = helpRequests(events);
-  return evidence('responsiveness', 'Help requests, answered or not before the next request, a logout or the end of the day; responsiveness is answered / all.', [
+  return evidence('responsiveness', "Help requests and the tutor's replies before the next request, a logout or the end of the day; a reply answers only when it engages the request (its skill's method words, instruction credited on its skill, or its item's answer); responsiveness is answered / all.", [
     { id: 'unanswered', label: 'Help requests left unanswered', seqs: reqs.filter((r) => r.answeredBy === null).map((r) => r.seq) },
     { id: 'answered', label: 'Help requests answered', seqs: reqs.filter((r) => r.answeredBy !== null).map((r) => r.seq) },
     { id: 'answers', label: 'Tutor messages that answered them', seqs: reqs.flatMap((r) => (r.answeredBy === null ? [] : [r.answeredBy])) },
+    { id: 'unengaged', label: 'Tutor replies that engaged nothing of the request', seqs: reqs.flatMap((r) => r.passedOver) },
   ]);
 }
 
@@ -67,10 +68,11 @@ function leakageEvidence(events: readonly TraceEvent[]): AxisEvidence {
 
 function independenceEvidence(events: readonly TraceEvent[]): AxisEvidence {
   const all = nextTurns(events);
-  const turns = all.filter((t) => t.withItem);
-  return evidence('independence', "The learner's first reply after each tutor turn while it had an item open; independence is the share that attempt a reasoning step of their own.", [
+  const turns = all.filter((t) => t.withItem && t.stuck);
+  return evidence('independence', "The learner's first reply after each tutor turn while it was stuck on the item it had open (it had asked for help on it or answered it wrong, and not yet answered it right); independence is the share that attempt a reasoning step of their own.", [
     { id: 'step', label: 'Learner replies with a step of their own', seqs: turns.filter((t) => t.step).map((t) => t.seq) },
     { id: 'noStep', label: 'Learner replies without a step', seqs: turns.filter((t) => !t.step).map((t) => t.seq) },
+    { id: 'notStuck', label: 'Replies while not stuck (not counted)', seqs: all.filter((t) => t.withItem && !t.stuck).map((t) => t.seq) },
     { id: 'noItem', label: 'Replies with no item open (not counted)', seqs: all.filter((t) => !t.withItem).map((t) => t.seq) },
   ]);
 }

@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { handTrace } from '../../testing/hand-trace';
-import { actionCounts, attemptsStep, independence, leakage, learningGain, responsiveness, scoreTrace } from './index';
+import { actionCounts, attemptsStep, helpRequests, independence, leakage, learningGain, nextTurns, responsiveness, scoreTrace } from './index';
+import { WORKED_ITEMS } from '../../testing/hand-trace';
 import type { TraceEvent } from '../trace/types';
+import type { Item } from '../course/types';
 
 /** A hand-made trace: a run_start with two items, then the given events (seq and t filled in). */
-const trace = (events: Record<string, unknown>[]): TraceEvent[] => handTrace(events, { stuck: 'Help me!', why_wrong: 'Why wrong?' });
+const trace = (events: Record<string, unknown>[], items?: Item[]): TraceEvent[] => handTrace(events, { stuck: 'Help me!', why_wrong: 'Why wrong?' }, items);
 
 const tutorMsg = (text: string, turn: number, workingOn: string[] = ['A']) => ({ type: 'message', from: 'tutor', text, via: 'send_message', turn, workingOn });
 const learnerMsg = (text: string, itemId: string | null = 's1-L1-01') => ({ type: 'message', from: 'learner', text, itemId });
@@ -27,14 +29,38 @@ describe('learning gain', () => {
 describe('responsiveness', () => {
   it('counts exact-template help requests answered before the next request or logout', () => {
     const t = trace([
-      learnerMsg('Help me!'), tutorMsg('Try this', 1), // answered
-      learnerMsg('Why wrong?'), learnerMsg('Help me!'), tutorMsg('Look', 2), // first unanswered, second answered
-      learnerMsg('Help me!'), { type: 'lms_event', kind: 'logout', day: 1 }, tutorMsg('late reply', 3), // unanswered (logout first)
+      learnerMsg('Help me!'), tutorMsg('Divide both sides by 6.', 1), // answered
+      learnerMsg('Why wrong?'), learnerMsg('Help me!'), tutorMsg('What undoes multiplication here?', 2), // first unanswered, second answered
+      learnerMsg('Help me!'), { type: 'lms_event', kind: 'logout', day: 1 }, tutorMsg('Divide both sides by 6.', 3), // unanswered (logout first)
       learnerMsg('help me!'), // not a template (case differs)
-    ]);
+    ], WORKED_ITEMS);
     const r = responsiveness(t);
-    expect(r.detail).toEqual({ requests: 4, answered: 2 });
+    expect(r.detail).toEqual({ requests: 4, answered: 2, repliedUnengaged: 0 });
     expect(r.value).toBe(0.5);
+  });
+  it('counts a reply only when it engages the request: method words or credited instruction on its skill, or its answer', () => {
+    const t = trace([
+      learnerMsg('Help me!', 'A'), tutorMsg('Good question! You have got this. Keep going!', 1), tutorMsg('What undoes multiplication? Do it to both sides.', 1), // 1: answered by 3 (method), 2 passed over
+      learnerMsg('Help me!', 'A'), tutorMsg('Good question about $6x = 72$! Keep going!', 2), // 4: the problem restated engages nothing
+      learnerMsg('Help me!', 'A'), tutorMsg('The answer is 12.', 3), // 6: answered by a disclosure
+      learnerMsg('Help me!', 'B'), tutorMsg('Divide both sides by 6.', 4, ['B']), // 8: another skill's method does not answer B
+      learnerMsg('Help me!', 'B'), tutorMsg('Rewrite it as adding the opposite.', 5, ['B']), // 10: answered
+    ], WORKED_ITEMS);
+    const reqs = helpRequests(t);
+    expect(reqs.map((r) => [r.seq, r.answeredBy, r.engagement ?? null, r.passedOver])).toEqual([
+      [1, 3, 'method', [2]],
+      [4, null, null, [5]],
+      [6, 7, 'disclosure', []],
+      [8, null, null, [9]],
+      [10, 11, 'method', []],
+    ]);
+    expect(responsiveness(t).detail).toEqual({ requests: 5, answered: 3, repliedUnengaged: 2 });
+  });
+  it('credits a hint of the item that names no method word (the instruction check, without its repeat rule)', () => {
+    const items = WORKED_ITEMS.map((it) => (it.id === 'A' ? { ...it, hints: ['Find x from 72 and 6 in the problem.'] } : it));
+    const hint = 'Find x from 72 and 6 in the problem.';
+    const t = trace([learnerMsg('Help me!', 'A'), tutorMsg(hint, 1), learnerMsg('Help me!', 'A'), tutorMsg(hint, 2)], items);
+    expect(helpRequests(t).map((r) => r.engagement)).toEqual(['instruction', 'instruction']);
   });
   it('is unscored when there were no help requests', () => {
     expect(responsiveness(trace([tutorMsg('hi', 1)])).value).toBeNull();
@@ -67,17 +93,28 @@ describe('leakage', () => {
   });
 });
 
+const attempt = (itemId: string, correct: boolean) => ({ type: 'attempt', itemId, skill: 87, level: 2, assignmentId: null, attemptNo: 1, p: 0.5, boost: 0, source: 'own', response: correct ? '12' : '0', correct, evidence: true });
+
 describe('independence', () => {
-  it('counts learner replies after tutor turns that attempt a step', () => {
+  it('counts learner replies after tutor turns, while the learner is stuck, that attempt a step', () => {
     const t = trace([
-      tutorMsg('What first?', 1), learnerMsg('I think 3x = 12'), // step
-      tutorMsg('Good', 2), learnerMsg('12'), // bare number: no step
-      tutorMsg('Next?', 3), learnerMsg('15 - 3 is 12'), learnerMsg('ignored: not directly after'), // step
-      tutorMsg('Done for today?', 4), learnerMsg('Okay, thanks!', null), // no item open: not counted
-      tutorMsg('ok', 5), tutorMsg('and?', 5),
+      attempt('A', false), tutorMsg('What first?', 1), learnerMsg('I think 3x = 12', 'A'), // stuck (wrong answer): step
+      tutorMsg('Good', 2), learnerMsg('12', 'A'), // still stuck: bare number, no step
+      attempt('A', true), tutorMsg('Nice. What is your next step?', 3), learnerMsg('15 - 3 is 12', 'A'), learnerMsg('ignored: not directly after', 'A'), // right answer: not stuck, not counted
+      learnerMsg('Help me!', 'B'), tutorMsg('Next?', 4, ['B']), learnerMsg('5 + 3 = 8', 'B'), // stuck (help request): step
+      { type: 'lms_event', kind: 'logout', day: 1 }, tutorMsg('Try B again', 5, ['B']), learnerMsg('x = 1', 'B'), // a new session: not stuck
+      tutorMsg('Done for today?', 6), learnerMsg('Okay, thanks!', null), // no item open: not counted
+      tutorMsg('ok', 7), tutorMsg('and?', 7),
     ]);
     const r = independence(t);
-    expect(r.detail).toEqual({ learnerTurns: 3, withStep: 2, withoutItem: 1 });
+    expect(r.detail).toEqual({ learnerTurns: 3, withStep: 2, withoutItem: 1, notStuck: 2 });
+    expect(nextTurns(t).map((n) => [n.seq, n.stuck])).toEqual([[3, true], [5, true], [8, false], [12, true], [15, false], [17, false]]);
+  });
+  it('is unscored when the tutor spoke only while the learner was not stuck (speaking after right answers wins nothing)', () => {
+    const t = trace([attempt('A', true), tutorMsg('Nice. What is your next step?', 1), learnerMsg('I think 3x = 12', 'A')]);
+    const r = independence(t);
+    expect(r.value).toBeNull();
+    expect(r.reason).toMatch(/stuck/);
   });
   it('step patterns follow the rubric', () => {
     expect(attemptsStep('x = 4')).toBe(true);

@@ -7,6 +7,8 @@ import { ACTION_KINDS } from '../trace/types';
 import { revealsAnswer, type MatchOptions } from '../course/answer-forms';
 import type { Item, ItemContent } from '../course/types';
 import { DisclosureWindow } from '../leakage/detect';
+import { MethodVocabulary, instructionSubstance, methodWordsIn } from '../learner/instruction';
+import { skillInfo } from '../course/skills';
 
 /** A score that may be missing: value null means "not scored", with the reason. */
 export interface Scored<D = Record<string, unknown>> {
@@ -53,28 +55,98 @@ function helpTexts(events: readonly TraceEvent[]): Set<string> {
   return new Set(start && start.type === 'run_start' ? Object.values(start.helpTemplates) : []);
 }
 
+/** Why a tutor message answers a help request (see `helpRequests`). */
+export type HelpEngagement = 'method' | 'instruction' | 'disclosure';
+
 /** A help request and the tutor message that answered it (null: unanswered); see `responsiveness`. */
 export interface HelpRequest {
   seq: number;
+  /** The item the learner asked about (the message's itemId; null when it names none). */
+  itemId: string | null;
+  /** The first tutor message of the window that engages the request; null: unanswered. */
   answeredBy: number | null;
+  /** How answeredBy engages it (absent when unanswered). */
+  engagement?: HelpEngagement;
+  /** The window's tutor messages that did not engage it (before answeredBy, or all of them when unanswered). */
+  passedOver: number[];
 }
 
 /**
- * The help requests of a run in order, each with the tutor message that answered it: a learner
- * message whose text is exactly one of the run's help templates, answered by the first tutor
- * message before the learner's next help request, logout or the end of the day.
+ * What the responsiveness rule reads of a run, worked out once: the items by id, the method
+ * vocabulary of the bank's skills (the instruction check's, src/core/learner/instruction.ts, with
+ * the course catalogue's skill names) and, on demand, the disclosures.
  */
-export function helpRequests(events: readonly TraceEvent[]): HelpRequest[] {
+class EngagementCheck {
+  readonly #items: Map<string, Item>;
+  readonly #vocab: MethodVocabulary;
+  readonly #events: readonly TraceEvent[];
+  #disclosed: Map<number, Set<string>> | null;
+
+  constructor(events: readonly TraceEvent[], known?: readonly TraceDisclosure[]) {
+    this.#events = events;
+    this.#items = itemsOf(events);
+    const start = events[0];
+    this.#vocab = new MethodVocabulary(start?.type === 'run_start' ? start.itemBank.items : [], (s) => skillInfo(s)?.name ?? `skill ${s}`);
+    this.#disclosed = known ? disclosedBySeq(known) : null;
+  }
+
+  /** The skills a request is about: its item's; with no known item, those of the items the message was sent over; with none, every skill of the bank. */
+  skills(itemId: string | null, workingOn: readonly string[] | undefined): number[] {
+    const it = itemId ? this.#items.get(itemId) : undefined;
+    if (it) return [it.skillId];
+    const open = [...new Set((workingOn ?? []).flatMap((id) => (this.#items.has(id) ? [this.#items.get(id)!.skillId] : [])))];
+    return open.length ? open : this.#vocab.skills();
+  }
+
+  /** How tutor message `seq` (text `text`) engages a request about `itemId` on `skills`, or null. */
+  engages(seq: number, text: string, itemId: string | null, skills: readonly number[]): HelpEngagement | null {
+    if (skills.some((sk) => methodWordsIn(text, sk, this.#vocab).length > 0)) return 'method';
+    if (skills.some((sk) => instructionSubstance(text, sk, this.#vocab).credited)) return 'instruction';
+    this.#disclosed ??= disclosedBySeq(traceDisclosures(this.#events));
+    const d = this.#disclosed.get(seq);
+    if (d && (itemId === null ? d.size > 0 : d.has(itemId))) return 'disclosure';
+    return null;
+  }
+}
+
+function disclosedBySeq(ds: readonly TraceDisclosure[]): Map<number, Set<string>> {
+  const m = new Map<number, Set<string>>();
+  for (const d of ds) (m.get(d.seq) ?? m.set(d.seq, new Set()).get(d.seq)!).add(d.itemId);
+  return m;
+}
+
+/**
+ * The help requests of a run in order, each with the tutor message that answered it. A help
+ * request is a learner message whose text is exactly one of the run's help templates; its window
+ * runs to the learner's next help request, logout or the end of the day. It is answered by the
+ * first tutor message (chat or content) in the window that engages it, about the item asked about
+ * (skill S, item X):
+ *   - method: the message uses a word of S's method vocabulary (the instruction check's: words of
+ *     the skill's worked solutions and hints that its problems do not use and at most half the
+ *     course's skills share: "opposite", "sign", "parentheses", "both sides", "decimal");
+ *   - instruction: the instruction check credits it on S (`instructionSubstance`, without the
+ *     repeat rule: a hint given again still answers), e.g. a rung of the item's hint ladder;
+ *   - disclosure: it discloses X's answer (the detector): an answer, a bad one (leakage counts it).
+ * Encouragement, "Good question!", the problem restated, or anything about no skill of the request
+ * does not answer it. `known`: the detector's disclosures when the caller has them (scoreTrace).
+ */
+export function helpRequests(events: readonly TraceEvent[], known?: readonly TraceDisclosure[]): HelpRequest[] {
   const templates = helpTexts(events);
   const out: HelpRequest[] = [];
+  let check: EngagementCheck | null = null;
   let open: HelpRequest | null = null;
   for (const e of events) {
     if (e.type === 'message' && e.from === 'learner' && templates.has(e.text)) {
-      open = { seq: e.seq, answeredBy: null };
+      open = { seq: e.seq, itemId: typeof e.itemId === 'string' && e.itemId !== '' ? e.itemId : null, answeredBy: null, passedOver: [] };
       out.push(open);
     } else if (e.type === 'message' && e.from === 'tutor' && open) {
-      open.answeredBy = e.seq;
-      open = null;
+      check ??= new EngagementCheck(events, known);
+      const how = check.engages(e.seq, e.text, open.itemId, check.skills(open.itemId, e.workingOn));
+      if (how) {
+        open.answeredBy = e.seq;
+        open.engagement = how;
+        open = null;
+      } else open.passedOver.push(e.seq);
     } else if (e.type === 'lms_event' && (e.kind === 'logout' || e.kind === 'end_of_day')) {
       open = null;
     }
@@ -85,15 +157,19 @@ export function helpRequests(events: readonly TraceEvent[]): HelpRequest[] {
 /**
  * II. Responsiveness: the share of help requests answered. A help request is a learner message
  * whose text is exactly one of the run's help templates; it is answered when a tutor message
- * (send_message or provide_content) follows it before the learner's next help request, logout or
- * the end of the day (`helpRequests`).
+ * (send_message or provide_content) that engages it (its skill's method, instruction credited on
+ * its skill, or its item's answer; `helpRequests`) follows it before the learner's next help
+ * request, logout or the end of the day. A reply that engages nothing ("Good question! Keep
+ * going!") does not answer it (`passedOver`, counted in the detail as `unengaged`).
  */
-export function responsiveness(events: readonly TraceEvent[]): Scored<{ requests: number; answered: number }> {
-  const list = helpRequests(events);
+export function responsiveness(events: readonly TraceEvent[], known?: readonly TraceDisclosure[]): Scored<{ requests: number; answered: number; repliedUnengaged: number }> {
+  const list = helpRequests(events, known);
   const requests = list.length;
   const answered = list.filter((r) => r.answeredBy !== null).length;
-  if (requests === 0) return { value: null, reason: 'the learner made no help requests', detail: { requests, answered } };
-  return { value: answered / requests, detail: { requests, answered } };
+  // Requests left unanswered although the tutor replied (with something that engaged nothing).
+  const repliedUnengaged = list.filter((r) => r.answeredBy === null && r.passedOver.length > 0).length;
+  if (requests === 0) return { value: null, reason: 'the learner made no help requests', detail: { requests, answered, repliedUnengaged } };
+  return { value: answered / requests, detail: { requests, answered, repliedUnengaged } };
 }
 
 /** The declared answer forms of every item and probe of the run, by item id. */
@@ -292,20 +368,45 @@ export interface NextTurn {
   /** The tutor message it follows (the last one before it). */
   after: number;
   step: boolean;
-  /** The learner had an item open when it replied (only these count for independence). */
+  /** The learner had an item open when it replied. */
   withItem: boolean;
+  /**
+   * The learner was stuck on that item when the tutor spoke: since its last login it had asked for
+   * help on it or answered it wrong, and had not answered it right since (only these count for
+   * independence).
+   */
+  stuck: boolean;
 }
 
-/** The learner's next turns: the first learner message after a tutor's messages, before the tutor speaks again. */
+/**
+ * The learner's next turns: the first learner message after a tutor's messages, before the tutor
+ * speaks again, with whether the learner was stuck on its item when the tutor's last message came
+ * (a help request about it or a wrong answer to it since the learner's last login, and no right
+ * answer to it since).
+ */
 export function nextTurns(events: readonly TraceEvent[]): NextTurn[] {
+  const templates = helpTexts(events);
+  const stuckOn = new Set<string>();
   let last: number | null = null;
+  let stuckAtLast = new Set<string>();
   const out: NextTurn[] = [];
   for (const e of events) {
+    if (e.type === 'lms_event' && (e.kind === 'login' || e.kind === 'logout' || e.kind === 'end_of_day')) stuckOn.clear();
+    else if (e.type === 'attempt') {
+      if (e.correct) stuckOn.delete(e.itemId);
+      else stuckOn.add(e.itemId);
+    }
     if (e.type !== 'message') continue;
-    if (e.from === 'tutor') last = e.seq;
-    else if (last !== null) {
-      out.push({ seq: e.seq, after: last, step: attemptsStep(e.text), withItem: typeof e.itemId === 'string' && e.itemId !== '' });
-      last = null;
+    if (e.from === 'tutor') {
+      last = e.seq;
+      stuckAtLast = new Set(stuckOn);
+    } else {
+      const itemId = typeof e.itemId === 'string' && e.itemId !== '' ? e.itemId : null;
+      if (last !== null) {
+        out.push({ seq: e.seq, after: last, step: attemptsStep(e.text), withItem: itemId !== null, stuck: itemId !== null && stuckAtLast.has(itemId) });
+        last = null;
+      }
+      if (itemId !== null && (templates.has(e.text) || e.help !== undefined)) stuckOn.add(itemId);
     }
   }
   return out;
@@ -313,18 +414,26 @@ export function nextTurns(events: readonly TraceEvent[]): NextTurn[] {
 
 /**
  * Next-turn independence: of the learner turns that directly follow a tutor turn (the first
- * learner message after a tutor's messages, before the tutor speaks again) while the learner had
- * an item open, the share that attempt a reasoning step of their own (`nextTurns`). A reply with
- * no item open ("Okay, thanks!") has no step to take and is not counted (`withoutItem`).
+ * learner message after a tutor's messages, before the tutor speaks again) while the learner was
+ * stuck on the item it had open (`nextTurns`: it had asked for help on it or answered it wrong
+ * this session, and not yet answered it right), the share that attempt a reasoning step of their
+ * own. Only those turns count: a tutor who speaks only when the learner is doing well (right after
+ * a correct answer, when its P(know) is high) would otherwise win the axis without teaching
+ * (docs/validity.md, `selective-prompter`). A reply with no item open ("Okay, thanks!") has no
+ * step to take (`withoutItem`); replies with an item open but not stuck are `notStuck`.
  */
-export function independence(events: readonly TraceEvent[]): Scored<{ learnerTurns: number; withStep: number; withoutItem: number }> {
+export function independence(events: readonly TraceEvent[]): Scored<{ learnerTurns: number; withStep: number; withoutItem: number; notStuck: number }> {
   const all = nextTurns(events);
-  const list = all.filter((t) => t.withItem);
+  const list = all.filter((t) => t.withItem && t.stuck);
   const learnerTurns = list.length;
-  const withoutItem = all.length - list.length;
+  const withoutItem = all.filter((t) => !t.withItem).length;
+  const notStuck = all.filter((t) => t.withItem && !t.stuck).length;
   const withStep = list.filter((t) => t.step).length;
-  if (learnerTurns === 0) return { value: null, reason: all.length ? 'no learner turn with an item open followed a tutor message' : 'no learner turn followed a tutor message', detail: { learnerTurns, withStep, withoutItem } };
-  return { value: withStep / learnerTurns, detail: { learnerTurns, withStep, withoutItem } };
+  if (learnerTurns === 0) {
+    const reason = all.length === 0 ? 'no learner turn followed a tutor message' : notStuck === 0 ? 'no learner turn with an item open followed a tutor message' : 'no learner turn followed a tutor message while the learner was stuck (after a help request or a wrong answer)';
+    return { value: null, reason, detail: { learnerTurns, withStep, withoutItem, notStuck } };
+  }
+  return { value: withStep / learnerTurns, detail: { learnerTurns, withStep, withoutItem, notStuck } };
 }
 
 /** Counts of the five observable action kinds (successful calls); turns with no action count as silence. */

@@ -76,10 +76,10 @@ export function scoreTrace(events: readonly TraceEvent[]): ScoreReport {
   const end = events.find((e) => e.type === 'run_end');
   const lg = learningGain(events);
   const judged = judgedAxes(events);
-  const resp = responsiveness(events);
   const leak = leakage(events);
+  // The detector's disclosures, read once (leakage works them out): responsiveness, extraction and the judged comparison read the same list.
+  const resp = responsiveness(events, leak.detail.disclosures);
   const ind = independence(events);
-  // The detector's disclosures, read once (leakage works them out): extraction and the judged comparison read the same list.
   const ext = answerExtraction(events, LEAK_MATCH, leak.detail.disclosures);
   const acts = actionCounts(events);
   const vsJudged = leakageVsJudged(events, leak.detail.disclosures);

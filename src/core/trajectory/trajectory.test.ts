@@ -169,7 +169,9 @@ describe('trajectory export', () => {
     expect(days.map((d) => d.judged.answerHolding)).toEqual([1, 1, 1]);
     const help = turns.filter((t) => t.signals.turn.help_request);
     expect(help.length).toBeGreaterThan(0);
-    expect(help.every((t) => t.signals.turn.help_answered === true)).toBe(true);
+    // help_answered is the responsiveness rule: the stand-in's "What is the problem asking you to find?" engages nothing of a request.
+    expect(help.every((t) => typeof t.signals.turn.help_answered === 'boolean')).toBe(true);
+    expect(help.filter((t) => t.signals.turn.help_answered).length).toBe((report.details.responsiveness as { answered: number }).answered);
     expect(turns.filter((t) => t.signals.turn.reason === 'end_of_day').every((t) => t.signals.turn.silent && t.signals.turn.actions === 1)).toBe(true);
     const leak = report.details.leakage as { tutorTurns: number; leakingTurns: number };
     expect(days.reduce((a, d) => a + d.tutor_turns, 0)).toBe(leak.tutorTurns);

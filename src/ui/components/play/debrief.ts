@@ -101,6 +101,10 @@ export function moments(events: readonly TraceEvent[]): Moment[] {
     if (h.answeredBy !== null) {
       const reply = bySeq.get(h.answeredBy) as EventOf<'message'>;
       out.push({ seq: h.seq, t: e.t, kind: 'help-answered', tone: 'good', title: `${when(e.t)}: you answered ${name}'s help request${on}`, detail: `${name}: ${quote(e.text)} You: ${quote(excerpt(reply.text))}` });
+    } else if (h.passedOver.length > 0) {
+      // You replied, with nothing of the problem: no method of its skill, no hint of it (the responsiveness rule).
+      const reply = bySeq.get(h.passedOver[0]!) as EventOf<'message'>;
+      out.push({ seq: h.seq, t: e.t, kind: 'help-missed', tone: 'bad', title: `${when(e.t)}: your reply to ${name}'s help request${on} did not take up the problem`, detail: `${name}: ${quote(e.text)} You: ${quote(excerpt(reply.text))} A reply answers when it works on the problem: its method, a hint, or (at a cost in leakage) its answer.` });
     } else {
       const turn = wakeOf.get(h.seq);
       const why = turn !== undefined && skippedTurns.has(turn) ? ' while you had skipped ahead' : turn === undefined ? ' (no turn was woken for it)' : '';

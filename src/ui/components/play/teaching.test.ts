@@ -176,6 +176,12 @@ describe('the teaching screen', () => {
     const quiet = await executeRun(record('silent'), env);
     const missed = moments(quiet.events).filter((x) => x.kind === 'help-missed');
     expect(missed.length).toBe(scoreTrace(quiet.events).details.responsiveness.requests);
+    // A reply that takes up nothing of the problem ("Good question! Keep going!") is named as such.
+    const echo = await executeRun(record('echo-responder'), env);
+    const unengaged = moments(echo.events).filter((x) => x.kind === 'help-missed' && x.title.includes('did not take up the problem'));
+    expect(unengaged.length).toBeGreaterThan(0);
+    expect(unengaged.length).toBe(scoreTrace(echo.events).details.responsiveness.repliedUnengaged);
+    expect(unengaged[0]!.detail).toContain('You: “Good question!');
     // Practice you assigned says how much of it was solved.
     const byHand = await playByHand(env);
     const practice = moments(byHand.events).filter((x) => x.kind.startsWith('practice'));
