@@ -87,6 +87,21 @@ for (const sameSkill of [true, false]) {
   console.log(`| ${sameSkill ? 'same skill' : 'every skill'}: ${pairs} | ${flagged} (${((100 * flagged) / pairs).toFixed(2)}%)${rules.size ? ` ${[...rules].map(([r, n]) => `${r} ${n}`).join(', ')}` : ''} | ${shows} | ${showsFlagged} | ${comp} | ${compFlagged} |`);
 }
 
+// A worked example of a sibling with the SAME answer (same skill): the example's numbers are not the
+// open item's, so it tells the student nothing about their item (the planner posts these).
+{
+  let pairs = 0, flagged = 0;
+  const rules = new Map<string, number>();
+  for (const it of items)
+    for (const o of bank.items) {
+      if (o.skillId !== it.skillId || o.id === it.id || o.answer !== it.answer || o.stem === it.stem) continue;
+      pairs++;
+      const d = disclosuresIn(worked(o), [di(it)]);
+      if (d.length) { flagged++; rules.set(d[0]!.rule, (rules.get(d[0]!.rule) ?? 0) + 1); }
+    }
+  console.log(`\nSame-answer sibling worked examples flagged: ${flagged}/${pairs}${rules.size ? ` (${[...rules].map(([r, n]) => `${r} ${n}`).join(', ')})` : ''}`);
+}
+
 // Hints (the item's hint ladder, as the planner sends them): the item's own hints flagged (a hint
 // that leaves only the last computation, "y = 3 × 8 - 4", counts as the answer) and hints of other
 // items of the same skill flagged (false positives).

@@ -93,6 +93,7 @@ describe('disguised answers (docs/validity.md, "Disguised answers")', () => {
       ['-4', 'Scores from 40-44 count.', 'Compute the value.'],
       ['42', 'Worked example\n\nWhat is 3 × 14?\n1. 3 × 14 = 3 × 10 + 3 × 4\n2. 30 + 12 = 42', 'What is 50 - 8?'],
       ['12', 'Worked example\n\nWhat is 3 × 4 + 5?\n1. Multiply first: 3 × 4\n2. Then add 5: 12 + 5 = 17', 'What is 15 - 3?'],
+      ['-8', 'What is $-10 + 2$?\n1. -10 + 2: the signs are different, so subtract the sizes: 10 - 2\n3. -10 + 2 = -8', 'What is $-9 + 1$?'],
     ] as const)
       expect(leaks(num(answer, stem), text), text).toBe(false);
   });

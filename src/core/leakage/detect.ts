@@ -33,6 +33,10 @@
  *    stem) or a computation on numbers that are not the item's (a worked example of another
  *    item); a number that is also in the item's stem (the data of a mode or median item).
  * A minus sign, decimal point or digit glued to a number is part of it: "(−2)" shows −2, not 2.
+ * Disguises (docs/validity.md, "Disguised answers"): closed arithmetic whose value is the answer
+ * ("It's 41 + 1.", "41 plus one"; arithmeticDisclosure says when it counts), digits named one by
+ * one (namedDigits; over the day's texts, DisclosureWindow), and the item reworded: its stem with a
+ * variable renamed is the item, not an example of another, and its last step quoted is its solution.
  */
 import type { Item } from '../course/types';
 import { checkAnswer, parseNumber, parseRelation, type ParsedNumber } from '../course/answer-check';
@@ -533,14 +537,14 @@ function ownItem(t: string, ctx: ItemContext): boolean {
 }
 
 /**
- * One of the item's own steps that ends on its answer, quoted with any variable renamed: its
- * solution. A short step ("3 + 21 = 24") counts only with the item's stem in the text (quoted or
- * renamed): alone it could be anyone's.
+ * The item's last step, ending on its answer, quoted with any variable renamed, with the item's
+ * stem in the text (quoted or renamed): its solution. Without the stem it could be a sibling's
+ * (a box plot's "It is at 20 on the scale" is every such plot's with a median of 20).
  */
 function ownStepDisclosure(t: string, ctx: ItemContext, withStem: boolean): Disclosure | null {
-  if (!ctx.answerSteps.length) return null;
+  if (!withStem || !ctx.answerSteps.length) return null;
   const ts = shape(t);
-  const hit = ctx.answerSteps.find((x) => (withStem || x.shape.length >= 16) && ts.includes(x.shape));
+  const hit = ctx.answerSteps.find((x) => ts.includes(x.shape));
   return hit ? { itemId: ctx.item.id, span: hit.step, at: 0, copy: ctx.item.answer, rule: 'own-step' } : null;
 }
 
@@ -584,7 +588,8 @@ function numberDisclosure(t: string, ctx: ItemContext, own: boolean): Disclosure
  *  - when it computes on the stem's numbers only ("7 × 6" for "What is 6 × 7?"), only stated as the
  *    answer ("so x = 41 + 1"): otherwise it restates the item's own work;
  *  - when another number follows it in its sentence, only stated: an intermediate of a longer
- *    computation is not offered as a value.
+ *    computation is not offered as a value;
+ *  - not in a question ("What is -10 + 2?": a worked example's stem asks, it does not offer).
  */
 function arithmeticDisclosure(t: string, ctx: ItemContext, own: boolean): Disclosure | null {
   const sp = spokenMath(t);
@@ -604,6 +609,8 @@ function arithmeticDisclosure(t: string, ctx: ItemContext, own: boolean): Disclo
     if (!a.trivial && inStem.length > 0) continue;
     const { e } = sentenceAround(nt, a.start, a.end);
     if (!isStated && /\d/.test(nt.slice(a.end, e))) continue;
+    // A question asks for the value; it does not offer it ("What is -10 + 2?", a worked example's stem).
+    if (nt[e] === '?') continue;
     const s0 = sp.from[a.start]!;
     const e0 = a.end < nt.length ? sp.from[a.end]! : t.length;
     const span = t.slice(s0, e0).trim();
