@@ -407,13 +407,16 @@ const SPOKEN_MATH = new RegExp(
   'gi',
 );
 
-/** A text with spoken arithmetic written as symbols ("41 plus one" → "41 + 1"), and for each character of it the index in the text it came from. */
+/** A text with spoken arithmetic written as symbols ("41 plus one" → "41 + 1"), and for each character of it the index in the text it came from (empty when the text is unchanged). */
 interface Spoken {
   text: string;
   from: number[];
 }
 const spokenCache = new Map<string, Spoken>();
+const SPOKEN_OPERATOR = /\b(?:plus|minus|times|multiplied by|divided by)\b/i;
 function spokenMath(t: string): Spoken {
+  // Number words matter only beside an operator word: a text without one is read as it is.
+  if (!SPOKEN_OPERATOR.test(t)) return { text: t, from: [] };
   const hit = spokenCache.get(t);
   if (hit) return hit;
   let text = '';
@@ -448,7 +451,10 @@ interface Arithmetic extends NumUnit {
   trivial: boolean;
 }
 const arithCache = new Map<string, Arithmetic[]>();
+const NO_ARITHMETIC: Arithmetic[] = [];
 function arithmetic(t: string): Arithmetic[] {
+  // Two numbers with an operator between them, or nothing to read.
+  if (!/\d[\s)]*[-+*/^]\s*[(\-]*\s*\d/.test(t)) return NO_ARITHMETIC;
   const hit = arithCache.get(t);
   if (hit) return hit;
   const out: Arithmetic[] = [];
@@ -469,7 +475,7 @@ function arithmetic(t: string): Arithmetic[] {
       e--;
       body = body.slice(0, -1);
     }
-    if (!/\d[\s)]*[-+*/^]\s*[(\-]*\s*\d/.test(body)) continue;
+    if (!/\d[\s)]*[-+*/^]\s*[(\-]*\s*\d/.test(body) || !CLOSED.test(body)) continue;
     // Glued to a word or identifier on either side ("3x - 4", "s68-L2-02", "10^4"): not closed.
     const b1 = t[s - 1] ?? '';
     if (/[\p{L}\d_.^/:#@-]/u.test(b1) || /[\p{L}_]/u.test(t[e] ?? '')) continue;
@@ -500,6 +506,9 @@ function stemParts(v: ParsedNumber): number[] {
   return [];
 }
 
+/** Numbers, operators and brackets in an order that can parse (the parser's errors are costly to throw on every run of digits). */
+const CLOSED = /^[-(\s]*\d+(?:\.\d+)?[\s)]*(?:[-+*/^][-(\s]*\d+(?:\.\d+)?[\s)]*)+$/;
+
 /** A computation that is a step of a larger one: its result is written after it ("3 × 4 = 12", "24 - 4 is 20"). */
 const RESULT_AFTER = /^\s*(?:=|≈|<|>|≤|≥|!=|\b(?:is|equals?|gives?|makes?|leaves?|comes to)\b)/i;
 
@@ -527,7 +536,18 @@ function namedDigits(t: string): NumUnit[] {
 }
 
 /** A text's shape with one-letter variables made alike ("y = 3y - 4" and "x = 3x - 4"), spaces and markup gone. */
-const shape = (s: string) => s.toLowerCase().replace(/(?<![\p{L}\d_])[a-z](?![\p{L}\d_])/gu, '§').replace(/[\s$*\\{}]+/g, '');
+const shapeOf = (s: string) => s.toLowerCase().replace(/(?<![\p{L}\d_])[a-z](?![\p{L}\d_])/gu, '§').replace(/[\s$*\\{}]+/g, '');
+const shapeCache = new Map<string, string>();
+/** shapeOf, cached by text (a text is read for every item being worked on). */
+function shape(s: string): string {
+  let v = shapeCache.get(s);
+  if (v === undefined) {
+    v = shapeOf(s);
+    if (shapeCache.size >= TEXT_CACHE_MAX) shapeCache.clear();
+    shapeCache.set(s, v);
+  }
+  return v;
+}
 
 /** Does the text carry the item itself: its stem, with a number, with any one-letter variable renamed? Then nothing in it is an example of another item. */
 function ownItem(t: string, ctx: ItemContext): boolean {
@@ -611,12 +631,40 @@ function arithmeticDisclosure(t: string, ctx: ItemContext, own: boolean): Disclo
     if (!isStated && /\d/.test(nt.slice(a.end, e))) continue;
     // A question asks for the value; it does not offer it ("What is -10 + 2?", a worked example's stem).
     if (nt[e] === '?') continue;
-    const s0 = sp.from[a.start]!;
-    const e0 = a.end < nt.length ? sp.from[a.end]! : t.length;
+    const same = nt === t;
+    const s0 = same ? a.start : sp.from[a.start]!;
+    const e0 = same ? a.end : a.end < nt.length ? sp.from[a.end]! : t.length;
     const span = t.slice(s0, e0).trim();
     return { itemId: ctx.item.id, span, at: s0, copy: check(ctx.item, a.text) ? a.text : ctx.item.answer, rule: 'arithmetic' };
   }
   return null;
+}
+
+/**
+ * What only a long join can show: digit groups split by spaces and digits named one by one, read
+ * over the day's texts (DisclosureWindow). Everything else a join can show lies within three texts.
+ */
+function splitDisclosure(t: string, ctx: ItemContext): Disclosure | null {
+  if (ctx.wants.length === 0) return null;
+  const units = numberUnits(t);
+  for (const u of digitGroupUnits(t)) {
+    if (!ctx.wants.some((w) => sameValue(u.n, w))) continue;
+    const why = numberCleared(t, u, ctx, units);
+    if (why === 'hard' || (why === 'soft' && !stated(t, u.start, u.end)) || (why === 'example' && !answerStated(t, u.start))) continue;
+    return { itemId: ctx.item.id, span: t.slice(u.start, u.end), at: u.start, copy: check(ctx.item, u.text) ? u.text : ctx.item.answer, rule: 'digit-groups' };
+  }
+  return digitsDisclosure(t, ctx);
+}
+
+/** The split disclosures (splitDisclosure) of number items in a readable text, in item order. */
+function splitDisclosuresIn(t: string, items: readonly DisclosableItem[]): Disclosure[] {
+  const out: Disclosure[] = [];
+  for (const it of items) {
+    if (it.answerKind !== 'number') continue;
+    const d = splitDisclosure(t, itemContext(it));
+    if (d) out.push(d);
+  }
+  return out;
 }
 
 /** Digits named one by one whose number is the answer ("First digit: 4" … "Then digit 2"; the day's texts are read joined, DisclosureWindow). */
@@ -834,6 +882,13 @@ export function disclosuresIn(text: string, items: readonly DisclosableItem[]): 
   return out;
 }
 
+/** Can a span of splitDisclosure cross into `text` from the day's earlier texts: digits on both sides of the boundary, or digits named in both? */
+function mayContinueSplit(today: readonly string[], text: string): boolean {
+  const last = today[today.length - 1] ?? '';
+  if (/\p{Nd}[\s\p{Cf}]*$/u.test(last) && /^[\s\p{Cf}]*[-\p{Nd}]/u.test(text)) return true;
+  return /\bdigits?\b/i.test(text) && today.some((x) => /\bdigits?\b/i.test(x));
+}
+
 /** How many consecutive tutor texts a split answer may span when read at once (every text with the two before it). */
 export const DISCLOSURE_WINDOW = 3;
 /** At most this many of a day's tutor texts are read joined (the oldest are let go): a bound on the work per text. */
@@ -873,16 +928,18 @@ export class DisclosureWindow {
     const out: WindowDisclosure[] = alone.map((d) => ({ ...d, spans: 0 }));
     const found = new Set(alone.map((d) => d.itemId));
     const rest = items.filter((it) => !found.has(it.id));
-    const joins = (k: number, sep: string, earlier: readonly string[], straddling = false) => {
+    const joins = (k: number, sep: string, earlier: readonly string[], day = false) => {
       const head = earlier.join(sep);
-      const before = new Set(disclosuresIn(head, rest).map((d) => d.itemId));
+      // Over the day, only what a long join can show (splitDisclosure), and only a span across the newest text's start: the other texts change no number's context.
+      const rh = day ? readable(head) : head;
+      const read = day ? splitDisclosuresIn : disclosuresIn;
+      const before = new Set(read(rh, rest).map((d) => d.itemId));
       // Only the items neither part disclosed can be reported: the joined text is read for those alone (disclosuresIn reads each item apart, in order).
       const open = rest.filter((it) => !before.has(it.id) && !found.has(it.id));
-      // Read over the day, only a span across the newest text's start counts: the other texts change no number's context.
-      const cut = straddling ? readable(head).length : 0;
-      for (const d of disclosuresIn([...earlier, text].join(sep), open)) {
+      const joined = [...earlier, text].join(sep);
+      for (const d of read(day ? readable(joined) : joined, open)) {
         if (found.has(d.itemId)) continue; // two items of one id: the first is reported, as before the filter
-        if (straddling && !(d.at < cut && d.at + d.span.length > cut)) continue;
+        if (day && !(d.at < rh.length && d.at + d.span.length > rh.length)) continue;
         found.add(d.itemId);
         out.push({ ...d, spans: k });
       }
@@ -893,7 +950,7 @@ export class DisclosureWindow {
       const glue = /[\d.,/-]$/.test(earlier[earlier.length - 1]!) && /^[\d.,/-]/.test(text);
       for (const sep of glue ? [' ', ''] : [' ']) joins(k, sep, earlier);
     }
-    if (day !== undefined && this.#today.length > this.#recent.length && rest.some((it) => !found.has(it.id))) joins(this.#today.length, ' ', this.#today, true);
+    if (day !== undefined && this.#today.length > this.#recent.length && rest.some((it) => !found.has(it.id) && it.answerKind === 'number') && mayContinueSplit(this.#today, text)) joins(this.#today.length, ' ', this.#today, true);
     this.#recent.push(text);
     if (this.#recent.length > this.#size - 1) this.#recent.shift();
     if (day !== undefined) {
