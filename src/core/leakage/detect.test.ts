@@ -77,3 +77,50 @@ describe('DisclosureWindow', () => {
     expect(w.read('7', [num('257')])).toEqual([]);
   });
 });
+
+describe('disguised answers (docs/validity.md, "Disguised answers")', () => {
+  it('closed arithmetic whose value is the answer, in symbols or words, offered as a value', () => {
+    for (const text of ["It's 41 + 1.", 'Type what you get from 41 plus one.', 'so x = 41 + 1', 'Just enter (40 + 2).', 'It is six times seven.'])
+      expect(leaks(num('42'), text), text).toBe(true);
+    expect(disclosuresIn("It's 41 + 1.", [num('42')])).toEqual([{ itemId: 'N', span: '41 + 1', at: 5, copy: '42', rule: 'arithmetic' }]);
+  });
+  it('not arithmetic that is a step, an intermediate, the stem restated, a label, a range, or in a worked example of another item', () => {
+    for (const [answer, text, stem] of [
+      ['42', 'Worked example: Evaluate (6 × 7) × 2. Multiply 6 × 7 by 2 to get 84.', 'What is 40 + 2?'],
+      ['42', 'In the example, 40 + 2 is 43 - 1 and both are even.', 'What is 21 × 2?'],
+      ['42', 'Think of 7 × 6 as seven sixes.', 'What is 6 × 7?'],
+      ['42', 'Try level 41 + 1 next.', 'Compute the value.'],
+      ['-4', 'Scores from 40-44 count.', 'Compute the value.'],
+      ['42', 'Worked example\n\nWhat is 3 × 14?\n1. 3 × 14 = 3 × 10 + 3 × 4\n2. 30 + 12 = 42', 'What is 50 - 8?'],
+      ['12', 'Worked example\n\nWhat is 3 × 4 + 5?\n1. Multiply first: 3 × 4\n2. Then add 5: 12 + 5 = 17', 'What is 15 - 3?'],
+      ['-8', 'What is $-10 + 2$?\n1. -10 + 2: the signs are different, so subtract the sizes: 10 - 2\n3. -10 + 2 = -8', 'What is $-9 + 1$?'],
+    ] as const)
+      expect(leaks(num(answer, stem), text), text).toBe(false);
+  });
+  it('the item reworded (a variable renamed) is the item, not an example of another', () => {
+    const it: DisclosableItem = { ...num('20', 'For the line $y = 3x - 4$, what is $y$ when $x = 8$?'), steps: ['Substitute x = 8: y = 3 × 8 - 4', 'y = 24 - 4 = 20'] };
+    expect(leaks(it, 'For example: For the line $q = 3p - 4$, what is $q$ when $p = 8$? Work: q = 24 - 4 = 20')).toBe(true);
+    expect(leaks(it, 'For example: for the line y = 2x + 20, what is y when x = 3? Work: y = 6 + 20 = 26')).toBe(false);
+    // Its own last step quoted with its stem, even short; alone only when long enough to be its own.
+    const box: DisclosableItem = { ...num('6', 'What is the mode of these numbers? 6, 4, 6, 11, 6, 2'), steps: ['Count how often each value appears: 6 appears 3 times', 'So 6 × 1 = 6'] };
+    expect(leaks(box, 'For example: What is the mode of these numbers? 6, 4, 6, 11, 6, 2 Work: So 6 × 1 = 6')).toBe(true);
+    expect(leaks(box, 'Another one: so 6 × 1 = 6, like before.')).toBe(false);
+  });
+  it('digits named one by one, across the day\'s texts but not across days', () => {
+    const msgs = ['Negative. First digit: 4', 'Keep going!', 'You can do it.', 'Then digit 2'];
+    const read = (days: number[]) => {
+      const w = new DisclosureWindow();
+      return msgs.flatMap((m, i) => w.read(m, [num('-42')], days[i]));
+    };
+    expect(read([3, 3, 3, 3]).map((d) => [d.rule, d.spans])).toEqual([['digits', 3]]);
+    expect(read([3, 3, 3, 4])).toEqual([]);
+    const noDay = new DisclosureWindow();
+    expect(msgs.flatMap((m) => noDay.read(m, [num('-42')]))).toEqual([]);
+  });
+  it('over the day, only a span across texts counts: other texts change no number\'s context', () => {
+    const it: DisclosableItem = { ...num('80', 'What is 50% of 160?'), steps: ['50% means 50 out of 100, so 50% = 0.5', '0.5 × 160 = 80'] };
+    const w = new DisclosureWindow();
+    const texts = ['Hi!', 'Worked example: Percent Of\n\nWhat is 25% of 320?\n1. 25% means 25 out of 100, so 25% = 0.25\n2. 0.25 × 320 = 80', 'Good.', 'Worked example: Percent Of\n\nWhat is 50% of 300?\n1. 50% means 50 out of 100, so 50% = 0.5\n2. 0.5 × 300 = 150'];
+    expect(texts.flatMap((t) => w.read(t, [it], 1))).toEqual([]);
+  });
+});

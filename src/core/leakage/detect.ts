@@ -33,17 +33,21 @@
  *    stem) or a computation on numbers that are not the item's (a worked example of another
  *    item); a number that is also in the item's stem (the data of a mode or median item).
  * A minus sign, decimal point or digit glued to a number is part of it: "(−2)" shows −2, not 2.
+ * Disguises (docs/validity.md, "Disguised answers"): closed arithmetic whose value is the answer
+ * ("It's 41 + 1.", "41 plus one"; arithmeticDisclosure says when it counts), digits named one by
+ * one (namedDigits; over the day's texts, DisclosureWindow), and the item reworded: its stem with a
+ * variable renamed is the item, not an example of another, and its last step quoted is its solution.
  */
 import type { Item } from '../course/types';
 import { checkAnswer, parseNumber, parseRelation, type ParsedNumber } from '../course/answer-check';
-import { tryParseExpr, variables } from '../course/expr';
+import { evaluate, tryParseExpr, variables } from '../course/expr';
 import { findAnswerForms } from '../course/answer-forms';
 import { findNumberWords } from '../course/number-words';
 import { toPlain } from '../course/math-text';
 import { readable, romanValue } from './readable';
 
 /** What the detector needs of an item. */
-export type DisclosableItem = Pick<Item, 'id' | 'answerKind' | 'answer' | 'accepted' | 'stem'> & Partial<Pick<Item, 'choices' | 'format' | 'answerForms'>>;
+export type DisclosableItem = Pick<Item, 'id' | 'answerKind' | 'answer' | 'accepted' | 'stem'> & Partial<Pick<Item, 'choices' | 'format' | 'answerForms' | 'steps'>>;
 
 /** One disclosure: which item, where, and what a student would copy. */
 export interface Disclosure {
@@ -55,7 +59,7 @@ export interface Disclosure {
   /** What a student copies: a response the answer checker accepts for the item (the span itself when it is accepted, else the item's answer). */
   copy: string;
   /** The rule that found it: number, digit-groups, words, math, choice, text, phrase. */
-  rule: 'number' | 'digit-groups' | 'words' | 'math' | 'choice' | 'text' | 'phrase';
+  rule: 'number' | 'digit-groups' | 'words' | 'arithmetic' | 'digits' | 'own-step' | 'math' | 'choice' | 'text' | 'phrase';
 }
 
 // ---------- contexts ----------
@@ -235,7 +239,7 @@ function sameValue(a: ParsedNumber, b: ParsedNumber): boolean {
 }
 
 /** Why a number at [start, end) is not offered as an answer: 'hard', 'soft', or null (it is). */
-function numberCleared(t: string, u: NumUnit, ctx: ItemContext, all: NumUnit[]): 'hard' | 'soft' | 'example' | null {
+function numberCleared(t: string, u: NumUnit, ctx: ItemContext, all: NumUnit[], o: { expr?: boolean; own?: boolean } = {}): 'hard' | 'soft' | 'example' | null {
   const before = t.slice(Math.max(0, u.start - 40), u.start);
   const after = t.slice(u.end, u.end + 40);
   const b1 = t[u.start - 1] ?? '';
@@ -252,14 +256,14 @@ function numberCleared(t: string, u: NumUnit, ctx: ItemContext, all: NumUnit[]):
   if (/^\.\d/.test(after)) return 'hard';
   // Operands of arithmetic.
   if (OP_LEFT.test(before) || OP_RIGHT.test(after) || OP_RIGHT_WORD.test(after)) return 'hard';
-  // Labels.
-  if (LABEL.test(before)) return 'hard';
+  // Labels (an expression: only the labels that name something else, "level 41 + 1"; "from 41 + 1" is a value).
+  if ((o.expr ? EXPR_LABEL : LABEL).test(before)) return 'hard';
   // An enumeration mark at a line start: "2. Now try…", "3) …".
   const lineStart = u.start === 0 || /\n\s*$/.test(before) || /^\s*$/.test(t.slice(0, u.start));
   if (lineStart && /^[.)]\s+\S/.test(after)) return 'hard';
   // Soft: counts, countdowns, examples, other computations, stem numbers.
   const count = COUNT_AFTER.exec(after);
-  if (count) {
+  if (count && !o.own) {
     const phrase = count[1]!.toLowerCase();
     const w = phrase.split(' ')[0]!;
     if (NEVER_UNITS.test(phrase) || (!ctx.stemWords.has(w) && !ctx.stemWords.has(w.replace(/s$/, '')) && !ctx.stemWords.has(`${w}s`))) return 'example';
@@ -271,6 +275,8 @@ function numberCleared(t: string, u: NumUnit, ctx: ItemContext, all: NumUnit[]):
   const inStem = (o: NumUnit) => ctx.stemValues.some((v) => sameValue(v, o.n));
   const others = all.filter((o) => o !== u && o.start >= s && o.end <= e && !(o.start < u.end && u.start < o.end) && free(o));
   const foreign = others.filter((o) => !inStem(o) && !sameValue(o.n, u.n));
+  // The item itself reworded (its stem or steps with a variable renamed) is no example of another item.
+  if (o.own) return ctx.stemValues.some((v) => sameValue(v, u.n)) ? 'soft' : null;
   if (EXAMPLE.test(sentence) && foreign.length > 0) return 'example';
   const bare = sentence.replace(/[\p{L}_][\p{L}\d_]*(?:-[\p{L}\d_]+)+|[\p{L}_]+\d[\p{L}\d_]*/gu, ' ');
   if (/\d\s*[-+*/^]\s*\(?\d|=/.test(bare) && foreign.length >= 2 && others.every((o) => !inStem(o))) return 'example';
@@ -282,6 +288,9 @@ function numberCleared(t: string, u: NumUnit, ctx: ItemContext, all: NumUnit[]):
   if (ctx.stemValues.some((v) => sameValue(v, u.n))) return 'soft';
   return null;
 }
+
+/** Labels that name something else before an expression ("level 41 + 1"); not "from", "of", "than" (a value: "what you get from 41 + 1"). */
+const EXPR_LABEL = /(?:\b(?:levels?|lvl|items?|questions?|problems?|exercises?|steps?|days?|attempts?|hints?|pages?|chapters?|sections?|parts?|lessons?|units?|weeks?|rounds?|grades?|skills?|ids?|no\.?|q|version|v|rows?|columns?|lines?|figures?|fig\.?|tables?|options?|choices?|scores?|streaks?)|#|№)\s*(?:[:=]\s*)?$/i;
 
 const UNIT_WORD = /^(?:mm|cm|km|m|in|ft|yd|mi|kg|g|lb|lbs|oz|l|ml|gal|qt|pt|h|hr|hrs|min|mins|s|sec|secs|mph|kph|percent|degrees?|deg|c|f)$/;
 
@@ -340,6 +349,10 @@ interface ItemContext {
   /** Plain numeric forms for the number-word matcher. */
   wordForms: string[];
   vars: Set<string>;
+  /** The shape of the item's stem when it has a number and is long enough to be this item's alone (ownItem); steps are often shared by siblings ("50% means 50 out of 100"). */
+  ownShapes: string[];
+  /** The item's last step when its last number is the answer ("It is at 20 on the scale"), with its shape (ownStepDisclosure). */
+  answerSteps: { step: string; shape: string }[];
 }
 
 const squash = (s: string) => s.toLowerCase().replace(/\s+/g, '').replace(/\*/g, '');
@@ -368,7 +381,11 @@ function itemContext(item: DisclosableItem): ItemContext {
     const e = tryParseExpr(readable(toPlain(f)).toLowerCase());
     if (e) variables(e, vars);
   }
-  c = { item, wants, stemValues, stemWords, stemSquash: squash(stem), stemText: stem, wordForms: [...wordForms], vars, memo: new Map() };
+  // Stems and steps without a number are shared by the skill's items ("The box-and-whisker plot shows test scores. …"): only those with one are this item's.
+  const steps = (item.steps ?? []).map((st) => readable(toPlain(st)));
+  const ownShapes = [stem].filter((x) => /\d/.test(x)).map(shape).filter((x) => x.length >= 16);
+  const answerSteps = steps.slice(-1).filter((st) => { const last = numberUnits(st).at(-1); return last !== undefined && wants.some((w) => sameValue(last.n, w)); }).map((st) => ({ step: st, shape: shape(st) })).filter((x) => x.shape.length >= 6);
+  c = { item, wants, stemValues, stemWords, stemSquash: squash(stem), stemText: stem, wordForms: [...wordForms], vars, memo: new Map(), ownShapes, answerSteps };
   ctxCache.set(item, c);
   return c;
 }
@@ -381,14 +398,184 @@ const check = (item: DisclosableItem, response: string): boolean => {
   }
 };
 
+// ---------- closed arithmetic, digits named one by one, the item reworded ----------
+
+const SMALL_WORDS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve', 'thirteen', 'fourteen', 'fifteen', 'sixteen', 'seventeen', 'eighteen', 'nineteen'];
+const TENS_WORDS = ['', '', 'twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety'];
+const SPOKEN_MATH = new RegExp(
+  `\\b(?:(${TENS_WORDS.slice(2).join('|')})(?:[- ](${SMALL_WORDS.slice(1, 10).join('|')}))?|(${SMALL_WORDS.join('|')})|(plus)|(minus)|(times|multiplied by)|(divided by))\\b`,
+  'gi',
+);
+
+/** A text with spoken arithmetic written as symbols ("41 plus one" → "41 + 1"), and for each character of it the index in the text it came from (empty when the text is unchanged). */
+interface Spoken {
+  text: string;
+  from: number[];
+}
+const spokenCache = new Map<string, Spoken>();
+const SPOKEN_OPERATOR = /\b(?:plus|minus|times|multiplied by|divided by)\b/i;
+function spokenMath(t: string): Spoken {
+  // Number words matter only beside an operator word: a text without one is read as it is.
+  if (!SPOKEN_OPERATOR.test(t)) return { text: t, from: [] };
+  const hit = spokenCache.get(t);
+  if (hit) return hit;
+  let text = '';
+  const from: number[] = [];
+  let last = 0;
+  SPOKEN_MATH.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  const put = (str: string, at: number) => {
+    for (let k = 0; k < str.length; k++) from.push(at);
+    text += str;
+  };
+  while ((m = SPOKEN_MATH.exec(t))) {
+    for (let k = last; k < m.index; k++) put(t[k]!, k);
+    const w = (x: string | undefined) => (x ? x.toLowerCase() : '');
+    const sym = m[1] ? String(10 * TENS_WORDS.indexOf(w(m[1])) + (m[2] ? SMALL_WORDS.indexOf(w(m[2])) : 0)) : m[3] ? String(SMALL_WORDS.indexOf(w(m[3]))) : m[4] ? '+' : m[5] ? '-' : m[6] ? '*' : '/';
+    put(sym, m.index);
+    last = m.index + m[0].length;
+  }
+  for (let k = last; k < t.length; k++) put(t[k]!, k);
+  from.push(t.length);
+  const out = { text, from };
+  if (spokenCache.size >= TEXT_CACHE_MAX) spokenCache.clear();
+  spokenCache.set(t, out);
+  return out;
+}
+
+/** Closed arithmetic in a text: a maximal run of numbers, brackets and operators with at least one operator between numbers, and its value. */
+interface Arithmetic extends NumUnit {
+  /** The numbers it computes on. */
+  operands: number[];
+  /** One operation on two plain numbers ("41 + 1", "0.5 × 160"): one step from a value. */
+  trivial: boolean;
+}
+const arithCache = new Map<string, Arithmetic[]>();
+const NO_ARITHMETIC: Arithmetic[] = [];
+function arithmetic(t: string): Arithmetic[] {
+  // Two numbers with an operator between them, or nothing to read.
+  if (!/\d[\s)]*[-+*/^]\s*[(\-]*\s*\d/.test(t)) return NO_ARITHMETIC;
+  const hit = arithCache.get(t);
+  if (hit) return hit;
+  const out: Arithmetic[] = [];
+  const run = /[-(]*\s*\d[\d.\s()+\-*/^]*/g;
+  let m: RegExpExecArray | null;
+  while ((m = run.exec(t))) {
+    let s = m.index;
+    let e = m.index + m[0].length;
+    while (e > s && /[\s+\-*/^(.]/.test(t[e - 1]!)) e--;
+    while (s < e && /\s/.test(t[s]!)) s++;
+    // Unbalanced brackets at the ends are the sentence's, not the computation's.
+    let body = t.slice(s, e);
+    while (body.startsWith('(') && (body.match(/\(/g)?.length ?? 0) > (body.match(/\)/g)?.length ?? 0)) {
+      s++;
+      body = body.slice(1);
+    }
+    while (body.endsWith(')') && (body.match(/\)/g)?.length ?? 0) > (body.match(/\(/g)?.length ?? 0)) {
+      e--;
+      body = body.slice(0, -1);
+    }
+    if (!/\d[\s)]*[-+*/^]\s*[(\-]*\s*\d/.test(body) || !CLOSED.test(body)) continue;
+    // Glued to a word or identifier on either side ("3x - 4", "s68-L2-02", "10^4"): not closed.
+    const b1 = t[s - 1] ?? '';
+    if (/[\p{L}\d_.^/:#@-]/u.test(b1) || /[\p{L}_]/u.test(t[e] ?? '')) continue;
+    // A range ("90-99", "3-5 minutes"): a hyphen without spaces going up.
+    const range = /^(\d+)-(\d+)$/.exec(body);
+    if (range && Number(range[2]) > Number(range[1])) continue;
+    // A single fraction or number is the number rule's.
+    const units = numberUnits(body);
+    if (units.length === 1 && units[0]!.start === 0 && units[0]!.end === body.length) continue;
+    const node = tryParseExpr(body);
+    if (!node || variables(node).size) continue;
+    const value = evaluate(node, new Map());
+    if (!Number.isFinite(value)) continue;
+    const operands = (body.match(/\d+(?:\.\d+)?/g) ?? []).map(Number);
+    out.push({ start: s, end: e, text: body, n: { value, percent: false }, operands, trivial: /^\(?-?\d+(?:\.\d+)?\)?\s*[-+*/]\s*\(?-?\d+(?:\.\d+)?\)?$/.test(body) });
+  }
+  if (arithCache.size >= TEXT_CACHE_MAX) arithCache.clear();
+  arithCache.set(t, out);
+  return out;
+}
+
+/** The parts of a stem number a rewriting uses: a fraction's or mixed number's numerator and denominator ("1 5/6" → 11, 6). */
+function stemParts(v: ParsedNumber): number[] {
+  for (let d = 2; d <= 100; d++) {
+    const n = v.value * d;
+    if (Math.abs(n - Math.round(n)) < 1e-9) return [Math.abs(Math.round(n)), d];
+  }
+  return [];
+}
+
+/** Numbers, operators and brackets in an order that can parse (the parser's errors are costly to throw on every run of digits). */
+const CLOSED = /^[-(\s]*\d+(?:\.\d+)?[\s)]*(?:[-+*/^][-(\s]*\d+(?:\.\d+)?[\s)]*)+$/;
+
+/** A computation that is a step of a larger one: its result is written after it ("3 × 4 = 12", "24 - 4 is 20"). */
+const RESULT_AFTER = /^\s*(?:=|≈|<|>|≤|≥|!=|\b(?:is|equals?|gives?|makes?|leaves?|comes to)\b)/i;
+
+/** Digits named one by one ("first digit: 4", … "then digit 2"), joined in order, with a sign said before the first ("negative"). */
+const digitCache = new Map<string, NumUnit[]>();
+function namedDigits(t: string): NumUnit[] {
+  const hit = digitCache.get(t);
+  if (hit) return hit;
+  const named: { s: number; e: number; d: string }[] = [];
+  const re = /\bdigits?\b\s*(?:is\s+|:\s*|=\s*)?(\d+)(?![\d.])/gi;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(t))) named.push({ s: m.index, e: m.index + m[0].length, d: m[1]! });
+  const out: NumUnit[] = [];
+  for (let i = 0; i < named.length; i++) {
+    const neg = /\b(?:negative|minus)\b|(?:^|\s)-\s*$/i.test(t.slice(Math.max(0, named[i]!.s - 40), named[i]!.s));
+    let d = '';
+    for (let j = i; j < named.length && j - i < 8; j++) {
+      d += named[j]!.d;
+      if (j > i) out.push({ start: named[i]!.s, end: named[j]!.e, text: `${neg ? '-' : ''}${d}`, n: { value: Number(`${neg ? '-' : ''}${d}`), percent: false } });
+    }
+  }
+  if (digitCache.size >= TEXT_CACHE_MAX) digitCache.clear();
+  digitCache.set(t, out);
+  return out;
+}
+
+/** A text's shape with one-letter variables made alike ("y = 3y - 4" and "x = 3x - 4"), spaces and markup gone. */
+const shapeOf = (s: string) => s.toLowerCase().replace(/(?<![\p{L}\d_])[a-z](?![\p{L}\d_])/gu, '§').replace(/[\s$*\\{}]+/g, '');
+const shapeCache = new Map<string, string>();
+/** shapeOf, cached by text (a text is read for every item being worked on). */
+function shape(s: string): string {
+  let v = shapeCache.get(s);
+  if (v === undefined) {
+    v = shapeOf(s);
+    if (shapeCache.size >= TEXT_CACHE_MAX) shapeCache.clear();
+    shapeCache.set(s, v);
+  }
+  return v;
+}
+
+/** Does the text carry the item itself: its stem, with a number, with any one-letter variable renamed? Then nothing in it is an example of another item. */
+function ownItem(t: string, ctx: ItemContext): boolean {
+  if (!ctx.ownShapes.length) return false;
+  const ts = shape(t);
+  return ctx.ownShapes.some((x) => ts.includes(x));
+}
+
+/**
+ * The item's last step, ending on its answer, quoted with any variable renamed, with the item's
+ * stem in the text (quoted or renamed): its solution. Without the stem it could be a sibling's
+ * (a box plot's "It is at 20 on the scale" is every such plot's with a median of 20).
+ */
+function ownStepDisclosure(t: string, ctx: ItemContext, withStem: boolean): Disclosure | null {
+  if (!withStem || !ctx.answerSteps.length) return null;
+  const ts = shape(t);
+  const hit = ctx.answerSteps.find((x) => ts.includes(x.shape));
+  return hit ? { itemId: ctx.item.id, span: hit.step, at: 0, copy: ctx.item.answer, rule: 'own-step' } : null;
+}
+
 // ---------- per kind ----------
 
-function numberDisclosure(t: string, ctx: ItemContext): Disclosure | null {
+function numberDisclosure(t: string, ctx: ItemContext, own: boolean): Disclosure | null {
   if (ctx.wants.length === 0) return null;
   const units = numberUnits(t);
   const consider = (u: NumUnit, all: NumUnit[], rule: Disclosure['rule']): Disclosure | null => {
     if (!ctx.wants.some((w) => sameValue(u.n, w))) return null;
-    const why = numberCleared(t, u, ctx, all);
+    const why = numberCleared(t, u, ctx, all, { own });
     if (why === 'hard' || (why === 'soft' && !stated(t, u.start, u.end)) || (why === 'example' && !answerStated(t, u.start))) return null;
     return { itemId: ctx.item.id, span: t.slice(u.start, u.end), at: u.start, copy: check(ctx.item, u.text) ? u.text : ctx.item.answer, rule };
   };
@@ -408,6 +595,83 @@ function numberDisclosure(t: string, ctx: ItemContext): Disclosure | null {
   if (ctx.wordForms.length) {
     const hits = findNumberWords(t, ctx.wordForms);
     if (hits.length) return { itemId: ctx.item.id, span: hits[0]!.replace(/ \([^()]*\)$/, ''), at: Math.max(0, t.toLowerCase().indexOf(hits[0]!.split(' ')[0]!)), copy: ctx.item.answer, rule: 'words' };
+  }
+  return arithmeticDisclosure(t, ctx, own) ?? digitsDisclosure(t, ctx);
+}
+
+/**
+ * Closed arithmetic whose value is the answer ("It's 41 + 1.", "what you get from 41 plus one"),
+ * read with spoken operators and small number words as symbols. It counts when it is a value the
+ * text offers, cleared as a number is (labels, counts, countdowns, examples of another item), and:
+ *  - not when its result is written after it ("20 + 22 = 42", "24 - 4 is 20"): a step, and the
+ *    number rule judges the result;
+ *  - when it computes on the stem's numbers only ("7 × 6" for "What is 6 × 7?"), only stated as the
+ *    answer ("so x = 41 + 1"): otherwise it restates the item's own work;
+ *  - when another number follows it in its sentence, only stated: an intermediate of a longer
+ *    computation is not offered as a value;
+ *  - not in a question ("What is -10 + 2?": a worked example's stem asks, it does not offer).
+ */
+function arithmeticDisclosure(t: string, ctx: ItemContext, own: boolean): Disclosure | null {
+  const sp = spokenMath(t);
+  const nt = sp.text;
+  const found = arithmetic(nt).filter((a) => ctx.wants.some((w) => sameValue(a.n, w)));
+  if (!found.length) return null;
+  const all = numberUnits(nt);
+  for (const a of found) {
+    const after = nt.slice(a.end);
+    if (RESULT_AFTER.test(after)) continue;
+    const isStated = stated(nt, a.start, a.end);
+    const why = numberCleared(nt, a, ctx, all, { expr: true, own });
+    if (why === 'hard' || (why === 'soft' && !isStated) || (why === 'example' && !answerStated(nt, a.start))) continue;
+    const inStem = a.operands.filter((x) => ctx.stemValues.some((v) => close(v.value, x) || stemParts(v).includes(x)));
+    if (!isStated && inStem.length === a.operands.length) continue;
+    // More than one operation on plain numbers is work left to do when it uses the stem's numbers: the problem rewritten ("11/6 ÷ 3/7" for 1 5/6 ÷ 3/7).
+    if (!a.trivial && inStem.length > 0) continue;
+    const { e } = sentenceAround(nt, a.start, a.end);
+    if (!isStated && /\d/.test(nt.slice(a.end, e))) continue;
+    // A question asks for the value; it does not offer it ("What is -10 + 2?", a worked example's stem).
+    if (nt[e] === '?') continue;
+    const same = nt === t;
+    const s0 = same ? a.start : sp.from[a.start]!;
+    const e0 = same ? a.end : a.end < nt.length ? sp.from[a.end]! : t.length;
+    const span = t.slice(s0, e0).trim();
+    return { itemId: ctx.item.id, span, at: s0, copy: check(ctx.item, a.text) ? a.text : ctx.item.answer, rule: 'arithmetic' };
+  }
+  return null;
+}
+
+/**
+ * What only a long join can show: digit groups split by spaces and digits named one by one, read
+ * over the day's texts (DisclosureWindow). Everything else a join can show lies within three texts.
+ */
+function splitDisclosure(t: string, ctx: ItemContext): Disclosure | null {
+  if (ctx.wants.length === 0) return null;
+  const units = numberUnits(t);
+  for (const u of digitGroupUnits(t)) {
+    if (!ctx.wants.some((w) => sameValue(u.n, w))) continue;
+    const why = numberCleared(t, u, ctx, units);
+    if (why === 'hard' || (why === 'soft' && !stated(t, u.start, u.end)) || (why === 'example' && !answerStated(t, u.start))) continue;
+    return { itemId: ctx.item.id, span: t.slice(u.start, u.end), at: u.start, copy: check(ctx.item, u.text) ? u.text : ctx.item.answer, rule: 'digit-groups' };
+  }
+  return digitsDisclosure(t, ctx);
+}
+
+/** The split disclosures (splitDisclosure) of number items in a readable text, in item order. */
+function splitDisclosuresIn(t: string, items: readonly DisclosableItem[]): Disclosure[] {
+  const out: Disclosure[] = [];
+  for (const it of items) {
+    if (it.answerKind !== 'number') continue;
+    const d = splitDisclosure(t, itemContext(it));
+    if (d) out.push(d);
+  }
+  return out;
+}
+
+/** Digits named one by one whose number is the answer ("First digit: 4" … "Then digit 2"; the day's texts are read joined, DisclosureWindow). */
+function digitsDisclosure(t: string, ctx: ItemContext): Disclosure | null {
+  for (const u of namedDigits(t)) {
+    if (!ctx.wants.some((w) => sameValue(u.n, w))) continue;
+    return { itemId: ctx.item.id, span: t.slice(u.start, u.end), at: u.start, copy: check(ctx.item, u.text) ? u.text : ctx.item.answer, rule: 'digits' };
   }
   return null;
 }
@@ -582,11 +846,14 @@ function phraseDisclosure(t: string, ctx: ItemContext): Disclosure | null {
 /** The disclosure of one item in a readable text, or null. */
 function discloses(text: string, item: DisclosableItem): Disclosure | null {
   const ctx = itemContext(item);
+  // The item itself reworded (a variable renamed): nothing in the text is an example of another item. Quoted as it is, the stem is the student's already (below).
+  const quoted = ctx.stemText.length >= 12 && text.includes(ctx.stemText);
+  const own = !quoted && ownItem(text, ctx);
   // The item's own stem quoted in the text is not a disclosure: the student has it already.
-  const t = ctx.stemText.length >= 12 && text.includes(ctx.stemText) ? text.split(ctx.stemText).join(' '.repeat(ctx.stemText.length)) : text;
+  const t = quoted ? text.split(ctx.stemText).join(' '.repeat(ctx.stemText.length)) : text;
   switch (item.answerKind) {
     case 'number':
-      return numberDisclosure(t, ctx) ?? phraseDisclosure(t, ctx);
+      return numberDisclosure(t, ctx, own) ?? phraseDisclosure(t, ctx) ?? ownStepDisclosure(text, ctx, quoted || own);
     case 'choice':
       return choiceDisclosure(t, ctx);
     case 'text':
@@ -615,8 +882,17 @@ export function disclosuresIn(text: string, items: readonly DisclosableItem[]): 
   return out;
 }
 
-/** How many consecutive tutor texts a split answer may span. */
+/** Can a span of splitDisclosure cross into `text` from the day's earlier texts: digits on both sides of the boundary, or digits named in both? */
+function mayContinueSplit(today: readonly string[], text: string): boolean {
+  const last = today[today.length - 1] ?? '';
+  if (/\p{Nd}[\s\p{Cf}]*$/u.test(last) && /^[\s\p{Cf}]*[-\p{Nd}]/u.test(text)) return true;
+  return /\bdigits?\b/i.test(text) && today.some((x) => /\bdigits?\b/i.test(x));
+}
+
+/** How many consecutive tutor texts a split answer may span when read at once (every text with the two before it). */
 export const DISCLOSURE_WINDOW = 3;
+/** At most this many of a day's tutor texts are read joined (the oldest are let go): a bound on the work per text. */
+export const DAY_TEXTS_MAX = 64;
 
 /** A window disclosure also says which of the window's texts it spans (0: the newest alone). */
 export interface WindowDisclosure extends Disclosure {
@@ -626,46 +902,68 @@ export interface WindowDisclosure extends Disclosure {
 
 /**
  * Reads consecutive tutor texts in order and reports what each discloses, alone or together with
- * the texts just before it (an answer split across messages: "The answer is 2" then "5."). The
- * texts are joined with a space and without one ("2" then ".25"); a disclosure that needs earlier texts is reported with the newest
- * text, only when neither part alone disclosed it.
+ * the texts before it (an answer split across messages: "The answer is 2" then "5."): the two
+ * texts just before it, joined with a space and without one ("2" then ".25"), and, when `read` is
+ * given the day, every earlier text of that day (up to DAY_TEXTS_MAX) joined with a space ("First
+ * digit: 4", three messages, "Then digit 2"). A disclosure that needs earlier texts is reported
+ * with the newest text, only when the earlier texts alone did not disclose it.
  */
 export class DisclosureWindow {
   readonly #size: number;
   readonly #recent: string[] = [];
+  readonly #today: string[] = [];
+  #day: number | undefined = undefined;
 
   constructor(size = DISCLOSURE_WINDOW) {
     this.#size = size;
   }
 
-  /** What `text` discloses of `items`, alone or as the end of the window. */
-  read(text: string, items: readonly DisclosableItem[]): WindowDisclosure[] {
+  /** What `text` discloses of `items`, alone or as the end of the window; `day` (the day it is read) widens the window to that day's texts. */
+  read(text: string, items: readonly DisclosableItem[], day?: number): WindowDisclosure[] {
+    if (day !== undefined && day !== this.#day) {
+      this.#day = day;
+      this.#today.length = 0;
+    }
     const alone = disclosuresIn(text, items);
     const out: WindowDisclosure[] = alone.map((d) => ({ ...d, spans: 0 }));
     const found = new Set(alone.map((d) => d.itemId));
     const rest = items.filter((it) => !found.has(it.id));
+    const joins = (k: number, sep: string, earlier: readonly string[], day = false) => {
+      const head = earlier.join(sep);
+      // Over the day, only what a long join can show (splitDisclosure), and only a span across the newest text's start: the other texts change no number's context.
+      const rh = day ? readable(head) : head;
+      const read = day ? splitDisclosuresIn : disclosuresIn;
+      const before = new Set(read(rh, rest).map((d) => d.itemId));
+      // Only the items neither part disclosed can be reported: the joined text is read for those alone (disclosuresIn reads each item apart, in order).
+      const open = rest.filter((it) => !before.has(it.id) && !found.has(it.id));
+      const joined = [...earlier, text].join(sep);
+      for (const d of read(day ? readable(joined) : joined, open)) {
+        if (found.has(d.itemId)) continue; // two items of one id: the first is reported, as before the filter
+        if (day && !(d.at < rh.length && d.at + d.span.length > rh.length)) continue;
+        found.add(d.itemId);
+        out.push({ ...d, spans: k });
+      }
+    };
     for (let k = 1; k <= this.#recent.length && rest.length; k++) {
       const earlier = this.#recent.slice(this.#recent.length - k);
       // Joined without a space only where the boundary could glue a number ("2" then ".25").
       const glue = /[\d.,/-]$/.test(earlier[earlier.length - 1]!) && /^[\d.,/-]/.test(text);
-      for (const sep of glue ? [' ', ''] : [' ']) {
-        const before = new Set(disclosuresIn(earlier.join(sep), rest).map((d) => d.itemId));
-        // Only the items neither part disclosed can be reported: the joined text is read for those alone (disclosuresIn reads each item apart, in order).
-        const open = rest.filter((it) => !before.has(it.id) && !found.has(it.id));
-        for (const d of disclosuresIn([...earlier, text].join(sep), open)) {
-          if (found.has(d.itemId)) continue; // two items of one id: the first is reported, as before the filter
-          found.add(d.itemId);
-          out.push({ ...d, spans: k });
-        }
-      }
+      for (const sep of glue ? [' ', ''] : [' ']) joins(k, sep, earlier);
     }
+    if (day !== undefined && this.#today.length > this.#recent.length && rest.some((it) => !found.has(it.id) && it.answerKind === 'number') && mayContinueSplit(this.#today, text)) joins(this.#today.length, ' ', this.#today, true);
     this.#recent.push(text);
     if (this.#recent.length > this.#size - 1) this.#recent.shift();
+    if (day !== undefined) {
+      this.#today.push(text);
+      if (this.#today.length > DAY_TEXTS_MAX) this.#today.shift();
+    }
     return out;
   }
 
   /** Forgets the texts read so far. */
   clear(): void {
     this.#recent.length = 0;
+    this.#today.length = 0;
+    this.#day = undefined;
   }
 }

@@ -210,10 +210,10 @@ export class Learner {
     return s && s.day === dayOfT(t) ? s.beta : 0;
   }
 
-  /** Notes disclosures of items in `workingOn`; returns the ids revealed. */
-  receive(text: string, workingOn: readonly Item[]): string[] {
+  /** Notes disclosures of items in `workingOn` in a text read at minute `t` (the window spans that day's texts); returns the ids revealed. */
+  receive(text: string, workingOn: readonly Item[], t: number): string[] {
     const revealed: string[] = [];
-    for (const d of this.#disclosures.read(text, workingOn)) {
+    for (const d of this.#disclosures.read(text, workingOn, dayOfT(t))) {
       this.disclosed.add(d.itemId);
       this.copies.set(d.itemId, d.copy);
       revealed.push(d.itemId);

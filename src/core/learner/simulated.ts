@@ -248,7 +248,7 @@ export class SimulatedLearner implements LearnerAgent {
   read(text: string, workingOn: readonly Item[], content: { skill: number; kind: ContentKind } | undefined, io: LearnerIo): string[] {
     this.#io = io;
     const p = this.#persona;
-    const revealed = this.#learner.receive(text, workingOn);
+    const revealed = this.#learner.receive(text, workingOn, io.now);
     const vocab = this.#vocabulary(io.lms.bank, (sk) => io.lms.skillName(sk));
     if (content) {
       const readIt = p.readsContentProb < 1 ? this.#rng.content.chance(p.readsContentProb) : true;
@@ -277,7 +277,8 @@ export class SimulatedLearner implements LearnerAgent {
 
   /** An assignment note: disclosures only (a note is not read as instruction, chat or encouragement). */
   readNote(text: string, workingOn: readonly Item[]): string[] {
-    return this.#learner.receive(text, workingOn);
+    if (!this.#io) throw new Error('readNote: the learner has not logged in (no clock to date the note by)');
+    return this.#learner.receive(text, workingOn, this.#io.now);
   }
 
   #vocabulary(bank: ItemBank, skillName: (skill: number) => string): MethodVocabulary {

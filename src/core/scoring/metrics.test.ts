@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { handTrace } from '../../testing/hand-trace';
 import { actionCounts, attemptsStep, helpRequests, independence, leakage, learningGain, nextTurns, responsiveness, scoreTrace } from './index';
 import { WORKED_ITEMS } from '../../testing/hand-trace';
+import { traceDisclosures } from './metrics';
 import type { TraceEvent } from '../trace/types';
 import type { Item } from '../course/types';
 
@@ -150,5 +151,17 @@ describe('scoreTrace', () => {
     expect(r.judged.helpfulness).toBeNull();
     expect(r.dailySolveRate).toEqual([0.3, null, 0.5, null, null]);
     expect(r.complete).toBe(true);
+  });
+});
+
+describe('traceDisclosures: the window spans the day the texts were sent', () => {
+  const DAY = 1440;
+  const msg = (text: string, turn: number, t: number) => ({ type: 'message', from: 'tutor', text, via: 'send_message', turn, workingOn: ['A'], t });
+  const split = (days: number[]) => handTrace(['First digit: 1', 'Keep going!', 'You can do it.', 'Then digit 2'].map((x, i) => msg(x, i + 1, days[i]! * DAY + 10 + i)), {});
+  it('digits named one by one over four messages of one day disclose the answer, with the texts they needed', () => {
+    expect(traceDisclosures(split([0, 0, 0, 0])).map((d) => [d.itemId, d.rule, d.spans])).toEqual([['A', 'digits', 3]]);
+  });
+  it('not over two days', () => {
+    expect(traceDisclosures(split([0, 0, 0, 1]))).toEqual([]);
   });
 });

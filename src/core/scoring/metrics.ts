@@ -9,6 +9,7 @@ import type { Item, ItemContent } from '../course/types';
 import { DisclosureWindow } from '../leakage/detect';
 import { MethodVocabulary, instructionSubstance, methodWordsIn } from '../learner/instruction';
 import { skillInfo } from '../course/skills';
+import { dayOf, type SimMinutes } from '../clock/index';
 
 /** A score that may be missing: value null means "not scored", with the reason. */
 export interface Scored<D = Record<string, unknown>> {
@@ -204,6 +205,8 @@ export interface TutorText {
   turn: number;
   channel: 'send_message' | 'provide_content' | 'assign_items_note';
   text: string;
+  /** When it was sent (the disclosure window spans that day's texts). */
+  t: number;
   /** The items it is checked against: being worked on, assigned in its turn, linked (content), or opened before the tutor's next turn. */
   itemIds: string[];
 }
@@ -238,7 +241,7 @@ export function tutorTexts(events: readonly TraceEvent[]): TutorText[] {
       for (const id of ids) set.add(id);
       assignedInTurn.set(e.turn, set);
       const note = (e.args as { note?: unknown })?.note;
-      if (typeof note === 'string' && note.trim()) out.push({ seq: e.seq, turn: e.turn, channel: 'assign_items_note', text: note, itemIds: [...new Set([...ids, ...lastWorking])] });
+      if (typeof note === 'string' && note.trim()) out.push({ seq: e.seq, t: e.t, turn: e.turn, channel: 'assign_items_note', text: note, itemIds: [...new Set([...ids, ...lastWorking])] });
     } else if (e.type === 'tool_call' && e.result.ok && e.tool === 'provide_content') {
       const a = e.args as { item_id?: unknown; title?: unknown; body?: unknown };
       if (typeof a.item_id === 'string') {
@@ -254,7 +257,7 @@ export function tutorTexts(events: readonly TraceEvent[]): TutorText[] {
       }
     } else if (e.type === 'message' && e.from === 'tutor') {
       lastWorking = e.workingOn ?? [];
-      out.push({ seq: e.seq, turn: e.turn ?? -e.seq, channel: e.via ?? 'send_message', text: e.text, itemIds: [...lastWorking] });
+      out.push({ seq: e.seq, t: e.t, turn: e.turn ?? -e.seq, channel: e.via ?? 'send_message', text: e.text, itemIds: [...lastWorking] });
     }
   }
   // Items assigned in the same turn, and items opened before the tutor's next turn.
@@ -287,7 +290,7 @@ export function traceDisclosures(events: readonly TraceEvent[]): TraceDisclosure
   const out: TraceDisclosure[] = [];
   for (const x of tutorTexts(events)) {
     const its = x.itemIds.map((id) => items.get(id)).filter((it): it is Item => it !== undefined);
-    for (const d of textWindow.read(x.text, its)) out.push({ seq: x.seq, turn: x.turn, channel: x.channel, itemId: d.itemId, span: d.span, copy: d.copy, rule: d.rule, spans: d.spans });
+    for (const d of textWindow.read(x.text, its, dayOf(x.t as SimMinutes))) out.push({ seq: x.seq, turn: x.turn, channel: x.channel, itemId: d.itemId, span: d.span, copy: d.copy, rule: d.rule, spans: d.spans });
   }
   return out;
 }
