@@ -45,7 +45,7 @@ describe('engine versions', () => {
   });
 
   it('engine 3 (and 4) records what each piece of instruction did (lms_event instruction), and its belief scopes stay those of engine 2', async () => {
-    expect(ENGINE_VERSION).toBe('educlaw-lab-engine-4');
+    expect(ENGINE_VERSION).toBe('educlaw-lab-engine-5');
     const now = (await runWith(miniScenario(), 'planner', { seed: 1 })).events;
     const notes = now.filter((e) => e.type === 'lms_event' && e.kind === 'instruction');
     expect(notes.length).toBeGreaterThan(0);
@@ -57,6 +57,6 @@ describe('engine versions', () => {
   it('an engine-1 trace is not resumed by engine 2: a clear error naming both versions', async () => {
     const cut = old.slice(0, Math.floor(old.length / 2));
     const record = runRecord({ scenario: (old[0] as EventOf<'run_start'>).scenario, tutor: { name: 'planner', config: {} } });
-    await expect(executeRun(record, bktEnv(), { resume: cut })).rejects.toMatchObject({ code: 'RESUME_DIVERGED', message: expect.stringMatching(/educlaw-lab-engine-1.*educlaw-lab-engine-4/) });
+    await expect(executeRun(record, bktEnv(), { resume: cut })).rejects.toMatchObject({ code: 'RESUME_DIVERGED', message: expect.stringMatching(/educlaw-lab-engine-1.*educlaw-lab-engine-5/) });
   });
 });

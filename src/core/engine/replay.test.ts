@@ -33,6 +33,6 @@ describe('resumePoint', () => {
     expect(resumePoint(halfCall).map((e) => e.seq)).toEqual([0, 1]);
     // Another engine version's trace reads and scores but does not resume: the error names both versions.
     const old = [{ ...startEv, engine: 'educlaw-lab-engine-1' } as TraceEvent, ev(1, { type: 'wake', turn: 1 })];
-    expect(() => resumePoint(old)).toThrow(/engine educlaw-lab-engine-1 .*educlaw-lab-engine-4/);
+    expect(() => resumePoint(old)).toThrow(/engine educlaw-lab-engine-1 .*educlaw-lab-engine-5/);
   });
 });

@@ -4,4 +4,4 @@
  * commit and docs/trace-format.md, and re-pins the reference traces (`npm run pins -- --write`).
  * A refactor keeps it and keeps every pinned trace byte for byte.
  */
-export const ENGINE_VERSION = 'educlaw-lab-engine-4';
+export const ENGINE_VERSION = 'educlaw-lab-engine-5';
