@@ -28,7 +28,7 @@ const rolloutData = arg('--rollout-data', resolve('../shared/data/assist2009_pid
 if (!noRollout && !existsSync(rolloutData)) {
   throw new Error(`validity: the rollout row needs the ASSISTments 2009 folds, not found at ${rolloutData}: pass --rollout-data <dir> (docs/data.md) or --no-rollout to leave the row out`);
 }
-const EXPLOITS = ['content-free', 'spammer', 'answer-giver', 'disguised-leaker', 'selective-prompter', 'off-skill-label'];
+const EXPLOITS = ['content-free', 'spammer', 'answer-giver', 'disguised-leaker', 'selective-prompter', 'off-skill-label', 'wrong-numbers'];
 // Red-team arms (src/core/tutors/exploits.ts; docs/validity.md, "Exploits an outsider would try").
 // Those whose content is genuine once (repeat-example), whose practice is real (easy-drill) or
 // whose encouragement keeps a learner working a little longer (echo-responder) must lose to
