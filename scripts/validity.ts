@@ -32,8 +32,8 @@ const EXPLOITS = ['content-free', 'spammer', 'answer-giver', 'disguised-leaker',
 // Red-team arms (src/core/tutors/exploits.ts; docs/validity.md, "Exploits an outsider would try").
 // Those whose content is genuine once (repeat-example), whose practice is real (easy-drill) or
 // whose encouragement keeps a learner working a little longer (echo-responder) must lose to
-// teaching, as must garbled or wrong worked examples (word-salad, wrong-numbers: since
-// instruction-check-v2 they gain little over doing nothing, not nothing) and easier levels
+// teaching, as must garbled worked examples (word-salad: since instruction-check-v3 it gains
+// little over doing nothing, not nothing; wrong-numbers gains nothing and is in EXPLOITS too) and easier levels
 // (level-one); those that carry nothing must not beat doing nothing either (EXPLOITS); and a worked
 // example carried in an assignment note must add nothing to the same practice with a plain note.
 const RED: RedTeamClaims = {
@@ -47,7 +47,8 @@ const RED_ARMS = ['repeat-example', 'easy-drill', 'echo-responder', 'note-teache
 // differs. Until 2026-12-03 only the homework was off, and the personas' habits made the arms'
 // practice differ (e.g. 34 vs 84 attempts for one student), which swamped the effect on BKT.
 const plan: { tutor: string; ability: string }[] = [
-  ...['silent', 'planner', 'oracle', 'withholder', 'random-assigner', ...EXPLOITS, ...RED_ARMS].map((tutor) => ({ tutor, ability: 'average' })),
+  // An arm named by both lists runs once (a second copy would pair every student twice).
+  ...[...new Set(['silent', 'planner', 'oracle', 'withholder', 'random-assigner', ...EXPLOITS, ...RED_ARMS])].map((tutor) => ({ tutor, ability: 'average' })),
   ...['massed', 'spaced'].map((tutor) => ({ tutor, ability: SAME_PRACTICE })),
   ...['low', 'high'].flatMap((ability) => ['silent', 'worked-examples'].map((tutor) => ({ tutor, ability }))),
 ];

@@ -89,6 +89,9 @@ describe('validity suite (reduced)', () => {
     expect(d.mean).toBeCloseTo(0.2, 12);
     expect(d.dz).toBeCloseTo(2, 12);
     expect(d.lo).toBeCloseTo(0.2 - (4.303 * 0.1) / Math.sqrt(3), 9);
+    // An arm run twice for one student would be paired twice and inflate n: refused, naming the student.
+    expect(() => pairedDiff([...runs, cell('a', 'average', 1, 0.3)], 'a', 'b')).toThrow(/two runs of a for one student/);
+    expect(() => pairedDiff([...runs, cell('b', 'average', 2, 0.2)], 'a', 'b')).toThrow(/two runs of b/);
     const x = [cell('t', 'low', 1, 0.5), cell('c', 'low', 1, 0.2), cell('t', 'high', 1, 0.3), cell('c', 'high', 1, 0.25), cell('t', 'low', 2, 0.6), cell('c', 'low', 2, 0.1), cell('t', 'high', 2, 0.2), cell('c', 'high', 2, 0.2)];
     // Value added low 0.3, 0.5; high 0.05, 0 → differences 0.25, 0.5.
     expect(interaction(x, 't', 'c', 'low', 'high')).toMatchObject({ n: 2, wins: 2 });

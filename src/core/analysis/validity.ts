@@ -81,10 +81,18 @@ const key = (r: Pick<ValidityRun, 'scenario' | 'ability' | 'seed'>) => `${r.scen
 
 /** Paired differences a − b over the cells both ran (optionally only cells of one ability). */
 export function pairedDiff(runs: readonly ValidityRun[], a: string, b: string, ability?: string): PairedDiff {
-  const bOf = new Map(runs.filter((r) => r.tutor === b && (!ability || r.ability === ability)).map((r) => [key(r), r.gain]));
+  const bOf = new Map<string, number>();
+  for (const r of runs) {
+    if (r.tutor !== b || (ability && r.ability !== ability)) continue;
+    if (bOf.has(key(r))) throw new Error(`pairedDiff: two runs of ${b} for one student (${key(r)}): each student must be paired once`);
+    bOf.set(key(r), r.gain);
+  }
+  const seen = new Set<string>();
   const d: number[] = [];
   for (const r of runs) {
     if (r.tutor !== a || (ability && r.ability !== ability)) continue;
+    if (seen.has(key(r))) throw new Error(`pairedDiff: two runs of ${a} for one student (${key(r)}): each student must be paired once`);
+    seen.add(key(r));
     const other = bOf.get(key(r));
     if (other !== undefined) d.push(r.gain - other);
   }
