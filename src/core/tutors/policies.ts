@@ -71,11 +71,15 @@ export interface ItemView {
   solution_steps: string[];
 }
 
-/** Would `text` disclose the answer of one of these items? The leakage axis's own detector decides (src/core/leakage). */
+/**
+ * Would `text` disclose the answer of one of these items? The leakage axis's own detector decides
+ * (src/core/leakage), with the items' solution steps where the view has them: the item's own
+ * worked example is its solution, as the scorer reads it.
+ */
 export function disclosesAny(text: string, views: readonly DisclosureView[]): boolean {
   return disclosuresIn(text, views.map(detectorItem)).length > 0;
 }
-type DisclosureView = Pick<ItemView, 'item_id' | 'stem' | 'answer' | 'answer_kind' | 'accepted' | 'choices' | 'format' | 'answer_forms'>;
+type DisclosureView = Pick<ItemView, 'item_id' | 'stem' | 'answer' | 'answer_kind' | 'accepted' | 'choices' | 'format' | 'answer_forms'> & Partial<Pick<ItemView, 'solution_steps'>>;
 /**
  * A view as the detector's item, one object per view object: the detector keeps what it works out
  * about an item (and its results by text) per item object, so a tutor that checks many texts
@@ -84,7 +88,7 @@ type DisclosureView = Pick<ItemView, 'item_id' | 'stem' | 'answer' | 'answer_kin
 const DETECTOR_ITEMS = new WeakMap<DisclosureView, DisclosableItem>();
 function detectorItem(v: DisclosureView): DisclosableItem {
   let it = DETECTOR_ITEMS.get(v);
-  if (!it) DETECTOR_ITEMS.set(v, (it = { id: v.item_id, stem: v.stem, answer: v.answer, answerKind: v.answer_kind, accepted: v.accepted, answerForms: v.answer_forms, ...(v.choices ? { choices: v.choices } : {}), ...(v.format ? { format: v.format } : {}) }));
+  if (!it) DETECTOR_ITEMS.set(v, (it = { id: v.item_id, stem: v.stem, answer: v.answer, answerKind: v.answer_kind, accepted: v.accepted, answerForms: v.answer_forms, ...(v.choices ? { choices: v.choices } : {}), ...(v.format ? { format: v.format } : {}), ...(v.solution_steps ? { steps: v.solution_steps } : {}) }));
   return it;
 }
 /** The items of the learner's open assignments not done yet (get_assignments). */
