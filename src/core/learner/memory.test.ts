@@ -28,6 +28,19 @@ describe('memory (ACT-R with spacing-dependent decay)', () => {
     expect(spaced.drop(1, test)).toBeLessThan(massed.drop(1, test));
   });
 
+  it('reproduces Rohrer & Taylor (2006) Exp. 1 at 4 weeks within 6 pp (λ from scripts/memory-fit.ts, p0 = 0.95)', () => {
+    const at = (sessions: number[][], test: number) => {
+      const m = new SkillMemory();
+      for (const [day, n] of sessions) for (let i = 0; i < n!; i++) m.practise(1, day! * DAY + 16 * 60 + i);
+      const p0 = 0.95;
+      return 1 / (1 + Math.exp(-(Math.log(p0 / (1 - p0)) - m.drop(1, test))));
+    };
+    const massed = at([[7, 10]], 35 * DAY + 16 * 60);
+    const spaced = at([[0, 5], [7, 5]], 35 * DAY + 16 * 60);
+    expect(Math.abs(massed - 0.32)).toBeLessThan(0.06);
+    expect(Math.abs(spaced - 0.64)).toBeLessThan(0.06);
+  });
+
   it('psychological time: real minutes within the first hour, h of them after', () => {
     expect(psychAge(30)).toBe(30 * 60);
     expect(psychAge(60 + 400)).toBeCloseTo((60 + 400 * MEMORY.h) * 60, 9);
