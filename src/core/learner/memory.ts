@@ -32,7 +32,8 @@
  * so MAX_DROP (1.5 units, ours) never binds on them; the data say nothing about it. Counter-evidence:
  * Ebersbach & Barzagar Nazari (2020, Frontiers in Psychology 11:811) found no effect of spacing a
  * permutation procedure at 1 or 5 weeks; keeping our 5-week benefit under 5 pp would need λ ≤ 0.9.
- * Knowledge at day 0 is what the tracer says (the persona seed's history is laid out over the days before it, so spacing of the warm-up counts).
+ * Knowledge at day 0 is what the tracer says (the persona seed's history is laid out over the days
+ * before it, so spacing of the warm-up counts).
  */
 import { MINUTES_PER_DAY } from '../clock';
 
