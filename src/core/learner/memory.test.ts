@@ -28,6 +28,26 @@ describe('memory (ACT-R with spacing-dependent decay)', () => {
     expect(spaced.drop(1, test)).toBeLessThan(massed.drop(1, test));
   });
 
+  it('λ is the least-squares fit to Rohrer & Taylor (2006) Exp. 1 at 4 weeks, p0 = 0.8 (scripts/memory-fit.ts)', () => {
+    const lost = (sessions: number[][], test: number) => {
+      const m = new SkillMemory();
+      let last = 0;
+      for (const [day, n] of sessions) for (let i = 0; i < n!; i++) m.practise(1, (last = day! * DAY + 16 * 60 + i));
+      return m.activation(1, last + MEMORY.sittingMinutes) - m.activation(1, test);
+    };
+    const massed = lost([[7, 10]], 35 * DAY + 16 * 60);
+    const spaced = lost([[0, 5], [7, 5]], 35 * DAY + 16 * 60);
+    const at = (lambda: number, l: number) => 1 / (1 + Math.exp(-(Math.log(0.8 / 0.2) - lambda * l)));
+    let best = 0;
+    let bestE = Infinity;
+    for (let lambda = 0; lambda <= 6; lambda += 0.005) {
+      const e = (at(lambda, massed) - 0.32) ** 2 + (at(lambda, spaced) - 0.64) ** 2;
+      if (e < bestE) [best, bestE] = [lambda, e];
+    }
+    expect(Math.abs(best - MEMORY.lambda)).toBeLessThan(0.01);
+    expect(at(MEMORY.lambda, spaced) - at(MEMORY.lambda, massed)).toBeGreaterThan(0.1); // spacing wins by > 10 pp at 4 weeks
+  });
+
   it('psychological time: real minutes within the first hour, h of them after', () => {
     expect(psychAge(30)).toBe(30 * 60);
     expect(psychAge(60 + 400)).toBeCloseTo((60 + 400 * MEMORY.h) * 60, 9);
