@@ -21,6 +21,7 @@
 import { resolve } from 'node:path';
 import { readFold } from '../src/adapters/node/datasets';
 import { DEFAULT_AKT_DIR, loadNodeAkt } from '../src/adapters/node/akt';
+import { teacherForcedAkt } from '../src/adapters/ort/akt-backend';
 import { Rng } from '../src/core/rng/index';
 import { fitLogistic, practiceLevel, questionLevel, solvedGaps, solvedStreakLevel } from '../src/core/learner/evidence-difficulty';
 
@@ -55,34 +56,12 @@ interface Row {
 }
 const rows: Row[] = [];
 const t0 = performance.now();
-type Piece = { st: number; skills: number[]; questions: number[]; responses: number[] };
-const pieces: Piece[] = [];
-students.forEach((st, si) => {
-  for (let i = 0; i < st.skills.length; i += seqlen) {
-    pieces.push({ st: si, skills: st.skills.slice(i, i + seqlen), questions: st.questions.slice(i, i + seqlen).map((q) => (q >= 1 && q <= meta.n_questions ? q : 0)), responses: st.responses.slice(i, i + seqlen) });
-  }
+await teacherForcedAkt(backend, students, { seqlen, nQuestions: meta.n_questions, batch: 32 }, (p, t, pred) => {
+  const target = questionLevel(p.skills[t]!, p.questions[t]!);
+  if (target === 0) return;
+  if (!(pred > 0 && pred < 1)) throw new Error(`AKT predicted ${pred} for student ${students[p.student]!.uid}, row ${t} of its piece`);
+  rows.push({ student: p.student, target, real: p.responses[t]!, pred, streak: ks.map((k) => solvedStreakLevel(p, t, k)), practice: ks.map((k) => practiceLevel(p, t, k)), ...solvedGaps(p, t, window) });
 });
-const batch = 32;
-for (let b = 0; b < pieces.length; b += batch) {
-  const part = pieces.slice(b, b + batch);
-  const L = Math.max(...part.map((p) => p.skills.length));
-  const S = new Int32Array(part.length * L), Q = new Int32Array(part.length * L), R = new Int32Array(part.length * L);
-  part.forEach((p, i) => {
-    S.set(p.skills, i * L);
-    Q.set(p.questions, i * L);
-    R.set(p.responses, i * L);
-  });
-  const out = await backend.full(S, Q, R, part.length, L);
-  part.forEach((p, i) => {
-    for (let t = 0; t < p.skills.length; t++) {
-      const target = questionLevel(p.skills[t]!, p.questions[t]!);
-      if (target === 0) continue;
-      const pred = out[i * L + t]!;
-      if (!(pred > 0 && pred < 1)) throw new Error(`AKT predicted ${pred} for student ${students[p.st]!.uid}, row ${t} of its piece`);
-      rows.push({ student: p.st, target, real: p.responses[t]!, pred, streak: ks.map((k) => solvedStreakLevel(p, t, k)), practice: ks.map((k) => practiceLevel(p, t, k)), ...solvedGaps(p, t, window) });
-    }
-  });
-}
 await backend.release();
 
 const pp = (x: number) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}`;

@@ -274,3 +274,49 @@ class BufferPool {
     this.#free.set(b.byteLength, list);
   }
 }
+
+/** One piece of a student's sequence as AKT's own evaluation cuts it (`seqlen` rows at most). */
+export interface AktPiece {
+  /** Index of the student in the list given. */
+  student: number;
+  skills: number[];
+  /** Question ids, 0 where the id is outside the model's 1..nQuestions. */
+  questions: number[];
+  responses: number[];
+}
+
+/**
+ * Teacher-forced predictions as AKT's evaluation makes them: each sequence cut into pieces of
+ * `seqlen` rows, pieces run `batch` at a time through `full`, every row predicted from the rows
+ * before it in its piece. `visit` sees each row once, in order within a piece.
+ */
+export async function teacherForcedAkt(
+  backend: Pick<OrtAktBackend, 'full'>,
+  students: readonly { skills: readonly number[]; questions: readonly number[]; responses: readonly number[] }[],
+  opts: { seqlen: number; nQuestions: number; batch: number },
+  visit: (piece: AktPiece, t: number, pred: number) => void,
+): Promise<void> {
+  const pieces: AktPiece[] = [];
+  students.forEach((st, student) => {
+    for (let i = 0; i < st.skills.length; i += opts.seqlen) {
+      const questions = st.questions.slice(i, i + opts.seqlen).map((q) => (q >= 1 && q <= opts.nQuestions ? q : 0));
+      pieces.push({ student, skills: st.skills.slice(i, i + opts.seqlen), questions, responses: st.responses.slice(i, i + opts.seqlen) });
+    }
+  });
+  for (let b = 0; b < pieces.length; b += opts.batch) {
+    const part = pieces.slice(b, b + opts.batch);
+    const L = Math.max(...part.map((p) => p.skills.length));
+    const S = new Int32Array(part.length * L);
+    const Q = new Int32Array(part.length * L);
+    const R = new Int32Array(part.length * L);
+    part.forEach((p, i) => {
+      S.set(p.skills, i * L);
+      Q.set(p.questions, i * L);
+      R.set(p.responses, i * L);
+    });
+    const out = await backend.full(S, Q, R, part.length, L);
+    part.forEach((p, i) => {
+      for (let t = 0; t < p.skills.length; t++) visit(p, t, out[i * L + t]!);
+    });
+  }
+}

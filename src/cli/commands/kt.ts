@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { DEFAULT_TRACER, TRACER_NAMES, accuracy, brier, ece, loadBktTracer, reliability, rocAuc, tracerDeclaration, type Interaction, type TracerName } from '../../core/index';
 import { readTestFold, type StudentSequence } from '../../adapters/node/datasets';
 import { DEFAULT_AKT_DIR, KT_RUNTIME_LABEL, loadNodeAkt } from '../../adapters/node/akt';
+import { teacherForcedAkt } from '../../adapters/ort/akt-backend';
 import { ROOT } from '../../adapters/node/files';
 import { int } from './common';
 import { addKtRuntimeOption } from './kt-runtime';
@@ -27,31 +28,12 @@ export interface KtEvalResult {
 async function evalAkt(students: StudentSequence[], modelDir: string, batch: number): Promise<{ pred: number[]; lab: number[]; model: string }> {
   const { backend, meta, runtime } = await loadNodeAkt(modelDir, true);
   const seqlen = Number((meta.hyperparameters as { seqlen?: number }).seqlen ?? 200);
-  const pieces: { s: number[]; q: number[]; r: number[] }[] = [];
-  for (const st of students) {
-    for (let i = 0; i < st.skills.length; i += seqlen) {
-      pieces.push({ s: st.skills.slice(i, i + seqlen), q: st.questions.slice(i, i + seqlen).map((q) => (q >= 1 && q <= meta.n_questions ? q : 0)), r: st.responses.slice(i, i + seqlen) });
-    }
-  }
   const pred: number[] = [];
   const lab: number[] = [];
-  for (let b = 0; b < pieces.length; b += batch) {
-    const part = pieces.slice(b, b + batch);
-    const L = Math.max(...part.map((p) => p.s.length));
-    const S = new Int32Array(part.length * L), Q = new Int32Array(part.length * L), R = new Int32Array(part.length * L);
-    part.forEach((p, i) => {
-      S.set(p.s, i * L);
-      Q.set(p.q, i * L);
-      R.set(p.r, i * L);
-    });
-    const out = await backend.full(S, Q, R, part.length, L);
-    part.forEach((p, i) => {
-      for (let t = 0; t < p.s.length; t++) {
-        pred.push(out[i * L + t]!);
-        lab.push(p.r[t]!);
-      }
-    });
-  }
+  await teacherForcedAkt(backend, students, { seqlen, nQuestions: meta.n_questions, batch }, (p, t, x) => {
+    pred.push(x);
+    lab.push(p.responses[t]!);
+  });
   await backend.release();
   return { pred, lab, model: `${modelDir} (${(meta as { exported?: string }).exported ?? 'unknown export'}) on ${KT_RUNTIME_LABEL[runtime]}` };
 }
