@@ -69,6 +69,19 @@ const methodTokens = (s: string): string[] => instructionTokens(s).filter(isWord
 /** A word in the method vocabulary of more than this share of the skills is generic. */
 export const METHOD_MAX_SKILL_SHARE = 0.5;
 
+/** compute() for (skill, text), remembered per skill; a skill's memo is emptied at 1,024 texts. */
+function remembered<T>(memo: Map<number, Map<string, T>>, skill: number, text: string, compute: () => T): T {
+  let m = memo.get(skill);
+  if (!m) memo.set(skill, (m = new Map()));
+  let r = m.get(text);
+  if (r === undefined) {
+    r = compute();
+    if (m.size >= 1024) m.clear();
+    m.set(text, r);
+  }
+  return r;
+}
+
 /** Method vocabularies of the skills of an item bank (cached per bank by the caller). */
 export class MethodVocabulary {
   readonly #vocab = new Map<number, Set<string>>();
@@ -127,30 +140,14 @@ export class MethodVocabulary {
 
   /** bankMethod(text, this.items(skill)), remembered. */
   givesBankMethod(text: string, skill: number): boolean {
-    let m = this.#bankMemo.get(skill);
-    if (!m) this.#bankMemo.set(skill, (m = new Map()));
-    let r = m.get(text);
-    if (r === undefined) {
-      r = bankMethod(text, this.items(skill));
-      if (m.size >= 1024) m.clear();
-      m.set(text, r);
-    }
-    return r;
+    return remembered(this.#bankMemo, skill, text, () => bankMethod(text, this.items(skill)));
   }
 
   readonly #exampleMemo = new Map<number, Map<string, WorkedExampleCheck>>();
 
   /** checkWorkedExample(text, this.items(skill)), remembered. */
   workedExample(text: string, skill: number): WorkedExampleCheck {
-    let m = this.#exampleMemo.get(skill);
-    if (!m) this.#exampleMemo.set(skill, (m = new Map()));
-    let r = m.get(text);
-    if (r === undefined) {
-      r = checkWorkedExample(text, this.items(skill));
-      if (m.size >= 1024) m.clear();
-      m.set(text, r);
-    }
-    return r;
+    return remembered(this.#exampleMemo, skill, text, () => checkWorkedExample(text, this.items(skill)));
   }
 
   words(skill: number): ReadonlySet<string> {
