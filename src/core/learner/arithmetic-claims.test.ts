@@ -14,6 +14,8 @@ describe('arithmetic claims', () => {
     expect(evaluate('3 1/2 - 2')).toBe(1.5);
     expect(evaluate('3 4')).toBeNull();
     expect(evaluate('x + 2')).toBeNull();
+    expect(evaluate('-2^2')).toBe(-4); // the power before the sign, as in maths
+    expect(evaluate('25(32) - 19')).toBeNull(); // no product without its sign
   });
 
   it('finds a wrong computation and accepts right ones, chains and the rounding shown', () => {

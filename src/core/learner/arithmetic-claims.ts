@@ -7,9 +7,10 @@
  * sides differ by more than the rounding R shows (R = 2.33 accepts 7 ÷ 3). Anything this parser
  * cannot read is not a claim: the check only refuses what it can show to be false.
  *
- * Written here rather than taken from an expression library (mathjs and the like) because the
- * grammar is five operators on numbers and the hard part is deciding what counts as a claim.
+ * Computations are read by the course's expression parser (`course/expr.ts`: −2^2 is −4, as in
+ * maths); what counts as a claim is decided here.
  */
+import { evaluate as evalExpr, tryParseExpr, variables } from '../course/expr';
 
 const OPERATOR_CHARS = '+-*/^';
 /** Characters a computation is made of (after normalise). */
@@ -31,68 +32,18 @@ function normalise(text: string): string {
     .replace(/\b(\d{1,3})((?:,\d{3})+)(?![\d,])/g, (_, a: string, b: string) => a + b.replace(/,/g, ''));
 }
 
-/** Parses a computation; null when it is not one (recursive descent, unary minus, ^ right-assoc). */
+/** The value of a computation on numbers; null when it is not one (the course's expression parser, no variables). */
 export function evaluate(expr: string): number | null {
   // A mixed number "1 1/2" is 1 + 1/2; any other two numbers side by side are not a computation.
   const mixed = expr.replace(/(\d+)\s+(\d+)\s*\/\s*(\d+)/g, '($1+$2/$3)');
-  if (/[\d.]\s+[\d.]/.test(mixed)) return null;
-  const s = mixed.replace(/\s+/g, '');
-  let i = 0;
-  const num = (): number | null => {
-    const m = /^\d+(?:\.\d+)?|^\.\d+/.exec(s.slice(i));
-    if (!m) return null;
-    i += m[0].length;
-    return Number(m[0]);
-  };
-  const atom = (): number | null => {
-    if (s[i] === '-') {
-      i++;
-      const v = atom();
-      return v === null ? null : -v;
-    }
-    if (s[i] === '(') {
-      i++;
-      const v = sum();
-      if (v === null || s[i] !== ')') return null;
-      i++;
-      return v;
-    }
-    return num();
-  };
-  const power = (): number | null => {
-    const b = atom();
-    if (b === null) return null;
-    if (s[i] === '^') {
-      i++;
-      const e = power();
-      return e === null ? null : b ** e;
-    }
-    return b;
-  };
-  const product = (): number | null => {
-    let v = power();
-    while (v !== null && (s[i] === '*' || s[i] === '/')) {
-      const op = s[i++];
-      const w = power();
-      if (w === null) return null;
-      v = op === '*' ? v * w : v / w;
-    }
-    return v;
-  };
-  const sum = (): number | null => {
-    let v = product();
-    while (v !== null && (s[i] === '+' || s[i] === '-')) {
-      const op = s[i++];
-      const w = product();
-      if (w === null) return null;
-      v = op === '+' ? v + w : v - w;
-    }
-    return v;
-  };
-  if (s.length === 0) return null;
-  const v = sum();
-  return v !== null && i === s.length && Number.isFinite(v) ? v : null;
+  // Nor is a number or a bracket right before a bracket ("25(32)": a product only where the text says so).
+  if (/[\d.]\s+[\d.]/.test(mixed) || /[\d.)]\s*\(/.test(mixed) || !/\d/.test(mixed)) return null;
+  const node = tryParseExpr(mixed);
+  if (!node || variables(node).size > 0) return null;
+  const v = evalExpr(node, NO_VARIABLES);
+  return Number.isFinite(v) ? v : null;
 }
+const NO_VARIABLES: ReadonlyMap<string, number> = new Map();
 
 /** Has a binary operator (a minus after a number or a closing parenthesis), not only a sign. */
 function hasOperator(expr: string): boolean {
